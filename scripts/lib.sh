@@ -1,0 +1,128 @@
+# Shared by scripts/setup.sh and scripts/test.sh (sourced, not run): install what is
+# missing, build and install the extension, and run throwaway PostgreSQL clusters.
+# Every step checks first and skips what is already done, so a second run is quick.
+
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+PG_MAJOR=15
+PGBIN=/usr/lib/postgresql/$PG_MAJOR/bin
+PG_CONFIG=$PGBIN/pg_config
+PGRX_VERSION=0.18.1
+APT_PACKAGES=(postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR libclang-dev clang sudo pkg-config)
+
+# Servers whose error text tests compare must not put Rust backtraces into DETAIL lines.
+unset RUST_BACKTRACE
+
+say() { printf '\n==> %s\n' "$*"; }
+
+as_root() {
+    if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+# initdb and postgres refuse to run as root, so clusters belong to the `postgres` user.
+as_postgres() {
+    if [ "$(id -u)" = 0 ]; then
+        runuser -u postgres -- env -u RUST_BACKTRACE "$@"
+    else
+        sudo -u postgres env -u RUST_BACKTRACE "$@"
+    fi
+}
+
+install_packages() {
+    local missing=() p
+    for p in "${APT_PACKAGES[@]}"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+    done
+    if [ ${#missing[@]} -eq 0 ]; then
+        say "Debian packages: all present"
+        return
+    fi
+    say "Installing Debian packages: ${missing[*]}"
+    if [ "$(id -u)" != 0 ] && ! command -v sudo >/dev/null; then
+        echo "error: run as root, or install sudo, to install ${missing[*]}" >&2
+        exit 1
+    fi
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+install_cargo_pgrx() {
+    if cargo pgrx --version 2>/dev/null | grep -qx "cargo-pgrx $PGRX_VERSION"; then
+        say "cargo-pgrx $PGRX_VERSION: present"
+    else
+        say "Installing cargo-pgrx $PGRX_VERSION (about 5 minutes on 2 cores)"
+        cargo install cargo-pgrx --version "$PGRX_VERSION" --locked
+    fi
+    # pgrx keeps its list of PostgreSQL installations in ~/.pgrx/config.toml.
+    if ! grep -qs "^pg$PG_MAJOR = \"$PG_CONFIG\"" "${PGRX_HOME:-$HOME/.pgrx}/config.toml"; then
+        cargo pgrx init --pg$PG_MAJOR "$PG_CONFIG"
+    fi
+}
+
+# Fails if Cargo.lock is missing or stale: cargo-pgrx has no --locked flag of its own,
+# so this check stands in for it before every cargo-pgrx build.
+check_lockfile() {
+    (cd "$ROOT" && cargo fetch --locked --quiet)
+}
+
+install_prerequisites() {
+    install_packages
+    install_cargo_pgrx
+    check_lockfile
+}
+
+# Builds the release library and installs it (and the SQL script) into PostgreSQL 15.
+install_extension() {
+    say "Building and installing sroar_pg into PostgreSQL $PG_MAJOR"
+    local sudo_flag=()
+    [ "$(id -u)" = 0 ] || sudo_flag=(--sudo)
+    (cd "$ROOT" && cargo pgrx install --release --pg-config "$PG_CONFIG" "${sudo_flag[@]}")
+}
+
+# A directory for a cluster owned by `postgres`: under the project when the `postgres`
+# user can reach it, otherwise (a checkout under /root, say) under /tmp.
+cluster_dir() {
+    local name=$1
+    if as_postgres test -x "$ROOT" 2>/dev/null && as_postgres test -r "$ROOT"; then
+        echo "$ROOT/$name"
+    else
+        echo "/tmp/sroar_pg-$(echo "$ROOT" | md5sum | cut -c1-8)/$name"
+    fi
+}
+
+# start_cluster DIR PORT [fresh]: initdb if needed, then (re)start on 127.0.0.1:PORT.
+start_cluster() {
+    local dir=$1 port=$2 fresh=${3:-}
+    if [ -f "$dir/postmaster.pid" ]; then
+        as_postgres "$PGBIN/pg_ctl" -D "$dir" -m fast stop >/dev/null 2>&1 || true
+    fi
+    [ "$fresh" = fresh ] && as_root rm -rf "$dir"
+    if [ ! -f "$dir/PG_VERSION" ]; then
+        as_root mkdir -p "$dir"
+        as_root chown postgres: "$dir"
+        as_root chmod 700 "$dir"
+        as_postgres "$PGBIN/initdb" -D "$dir" -U postgres -A trust --no-sync -E UTF8 --locale=C.UTF-8 >/dev/null
+        cat <<EOF | as_postgres tee -a "$dir/postgresql.conf" >/dev/null
+# throwaway cluster for sroar_pg (scripts/lib.sh)
+port = $port
+listen_addresses = '127.0.0.1'
+unix_socket_directories = '$dir'
+fsync = off
+EOF
+    fi
+    as_postgres "$PGBIN/pg_ctl" -D "$dir" -l "$dir/server.log" -w -t 60 start >/dev/null
+}
+
+stop_cluster() {
+    local dir=$1
+    [ -f "$dir/postmaster.pid" ] && as_postgres "$PGBIN/pg_ctl" -D "$dir" -m fast -w stop >/dev/null
+    return 0
+}
+
+# psql as the cluster's superuser over loopback.
+pg() {
+    local port=$1
+    shift
+    "$PGBIN/psql" -X -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$port" -U postgres "$@"
+}

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# The README's second command: install what is missing (as setup.sh does), then run
+# every test and exit non-zero if any fails:
+#   1. formatting and clippy (warnings are errors)
+#   2. crates/sroar: unit, property and interop tests
+#   3. the extension's in-process tests (cargo pgrx test, #[pg_test])
+#   4. the SQL regression suite (pg_regress, tests/sql + tests/expected) against a fresh
+#      throwaway cluster with the release build installed
+#   5. the client integration tests (tests/client, the `postgres` crate) against it
+# Each runner prints its own summary; a table of all steps closes the run.
+
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+PORT=${SROAR_PG_TEST_PORT:-15433}
+PGXS=$($PG_CONFIG --pgxs)
+PG_REGRESS=$(dirname "$PGXS")/../test/regress/pg_regress
+
+install_prerequisites
+
+declare -a results=()
+failed=0
+step() {
+    local name=$1
+    shift
+    say "$name"
+    if "$@"; then
+        results+=("ok      $name")
+    else
+        results+=("FAILED  $name")
+        failed=$((failed + 1))
+    fi
+}
+
+cd "$ROOT"
+step "cargo fmt --check" cargo fmt --all -- --check
+step "cargo clippy -D warnings" cargo clippy --locked --workspace --all-targets -- -D warnings
+step "crates/sroar tests" cargo test --locked -p sroar
+
+PGRX_DATA=$(cluster_dir .pgtest/pgrx)
+as_root mkdir -p "$PGRX_DATA"
+as_root chown postgres: "$PGRX_DATA"
+step "extension tests (cargo pgrx test)" cargo pgrx test pg$PG_MAJOR --runas postgres --pgdata "$PGRX_DATA"
+
+# `cargo pgrx test` installed its test build; put the release build back.
+step "install release build" install_extension
+
+DATA=$(cluster_dir .pgtest/data)
+run_regress() {
+    local out=$ROOT/target/regress
+    mkdir -p "$out"
+    mapfile -t tests < <(cd "$ROOT/tests/sql" && ls -1 *.sql | sed 's/\.sql$//' | sort)
+    "$PG_REGRESS" --host=127.0.0.1 --port="$PORT" --user=postgres \
+        --bindir="$PGBIN" --inputdir="$ROOT/tests" --outputdir="$out" \
+        --dbname=sroar_regress --load-extension=sroar_pg "${tests[@]}" ||
+        { [ -f "$out/regression.diffs" ] && head -n 200 "$out/regression.diffs"; return 1; }
+}
+run_client_tests() {
+    SROAR_PG_PORT=$PORT cargo test --locked -p sroar_pg_client_tests
+}
+if start_cluster "$DATA" "$PORT" fresh; then
+    step "SQL regression (pg_regress)" run_regress
+    step "client integration tests" run_client_tests
+    stop_cluster "$DATA"
+else
+    results+=("FAILED  start test cluster (see $DATA/server.log)")
+    failed=$((failed + 1))
+fi
+
+say "Summary"
+printf '  %s\n' "${results[@]}"
+echo "$(( ${#results[@]} - failed )) passed, $failed failed"
+[ "$failed" -eq 0 ]
