@@ -3,12 +3,36 @@
 //! The whole public SQL surface is written by hand in `sql/sroar_pg.sql`; the Rust
 //! functions here are its C-language entry points (`#[pg_extern(sql = false)]`), so
 //! what users see is in one file that is easy to read, as in contrib/intarray.
+//!
+//! Data flows one way: SQL → `datum` (read the argument in place) → one `sroar` call →
+//! `datum` (write the result once). `int8` holds the only translation between SQL's
+//! signed order and the crate's u64 order; `errors` holds every user-facing error.
+
+use pgrx::{GucContext, GucFlags, GucRegistry};
 
 ::pgrx::pg_module_magic!(name, version);
 
+mod datum;
+mod errors;
+mod functions;
+mod int8;
+mod io;
 mod meta;
+mod text;
 
 pgrx::extension_sql_file!("../sql/sroar_pg.sql", name = "sroar_pg_surface", finalize);
+
+#[pgrx::pg_guard]
+pub extern "C-unwind" fn _PG_init() {
+    GucRegistry::define_enum_guc(
+        c"sroar.output_format",
+        c"Text form of roaring64 values: array ({1,2,3}) or hex (\\x of the native bytes).",
+        c"hex is compact and exact; use it where values travel as text, such as Citus workers shipping aggregate states.",
+        &io::OUTPUT_FORMAT,
+        GucContext::Userset,
+        GucFlags::default(),
+    );
+}
 
 /// Required by `cargo pgrx test`: one-off setup and postgresql.conf settings.
 #[cfg(test)]

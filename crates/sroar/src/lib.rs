@@ -1,5 +1,39 @@
-//! Zero-decode serialized 64-bit roaring bitmaps: one little-endian byte buffer is the
-//! bitmap, read in place. The format is specified in `FORMAT.md`.
+//! Zero-decode serialized 64-bit roaring bitmaps.
+//!
+//! A sroar bitmap is one little-endian byte buffer (see `FORMAT.md`); every
+//! operation reads it in place, at any address, with no decode step.
+//!
+//! ```
+//! use sroar::{from_sorted, RoaringView};
+//!
+//! let bytes = from_sorted(&[1, 5, 1 << 40]).unwrap();
+//! let view = RoaringView::from_bytes(&bytes).unwrap();
+//! assert!(view.contains(5));
+//! assert_eq!(view.rank(5), 2);
+//! let bigger = view.insert(7).unwrap();
+//! assert_eq!(RoaringView::from_bytes(&bigger).unwrap().len(), 4);
+//! ```
+//!
+//! Queries are methods of [`RoaringView`]; every operation that produces a set
+//! returns a new canonical buffer (`Vec<u8>`), or a [`CapacityError`] when it would
+//! reach 2^30 bytes.
 
-/// The version of the serialized format this crate reads and writes.
-pub const FORMAT_VERSION: u8 = 1;
+pub mod builder;
+pub mod container;
+pub mod edit;
+pub mod format;
+pub mod iter;
+pub mod kernels;
+pub mod range;
+pub mod shift;
+pub mod stats;
+pub mod view;
+pub mod writer;
+
+pub use builder::{empty, from_range, from_sorted, from_unsorted, from_values};
+pub use container::{Container, Kind};
+pub use format::FormatError;
+pub use iter::Iter;
+pub use stats::{KindStats, Stats};
+pub use view::RoaringView;
+pub use writer::{CapacityError, Writer};

@@ -1,0 +1,175 @@
+//! Array containers: a sorted, strictly ascending list of `u16` low parts.
+
+/// A borrowed array container: `len` little-endian `u16`s.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ArrayView<'a> {
+    lows: &'a [[u8; 2]],
+}
+
+impl<'a> ArrayView<'a> {
+    /// A view over the payload bytes (an odd trailing byte is ignored).
+    pub fn new(bytes: &'a [u8]) -> Self {
+        ArrayView {
+            lows: bytes.as_chunks::<2>().0,
+        }
+    }
+
+    /// The payload bytes.
+    pub fn as_bytes(&self) -> &'a [u8] {
+        self.lows.as_flattened()
+    }
+
+    /// Number of values.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.lows.len()
+    }
+
+    /// True when there are no values.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.lows.is_empty()
+    }
+
+    /// The `i`-th value. Panics when `i >= len()`.
+    #[inline]
+    pub fn get(&self, i: usize) -> u16 {
+        u16::from_le_bytes(self.lows[i])
+    }
+
+    /// Number of values `< low`.
+    #[inline]
+    pub fn rank_lt(&self, low: u16) -> usize {
+        self.lows.partition_point(|b| u16::from_le_bytes(*b) < low)
+    }
+
+    /// Whether `low` is present.
+    pub fn contains(&self, low: u16) -> bool {
+        let i = self.rank_lt(low);
+        i < self.len() && self.get(i) == low
+    }
+
+    /// Number of values `<= low`.
+    pub fn rank(&self, low: u16) -> usize {
+        self.lows.partition_point(|b| u16::from_le_bytes(*b) <= low)
+    }
+
+    /// The `k`-th smallest value (0-based).
+    pub fn select(&self, k: usize) -> Option<u16> {
+        self.lows.get(k).map(|b| u16::from_le_bytes(*b))
+    }
+
+    /// Smallest value.
+    pub fn min(&self) -> Option<u16> {
+        self.lows.first().map(|b| u16::from_le_bytes(*b))
+    }
+
+    /// Largest value.
+    pub fn max(&self) -> Option<u16> {
+        self.lows.last().map(|b| u16::from_le_bytes(*b))
+    }
+
+    /// Ascending, double-ended iterator over the values.
+    pub fn iter(&self) -> ArrayIter<'a> {
+        ArrayIter {
+            lows: self.lows.iter(),
+        }
+    }
+
+    /// Iterator over the values `>= low`.
+    pub fn iter_from(&self, low: u16) -> ArrayIter<'a> {
+        ArrayIter {
+            lows: self.lows[self.rank_lt(low)..].iter(),
+        }
+    }
+
+    /// Number of maximal runs of consecutive values.
+    pub fn count_runs(&self) -> u32 {
+        count_runs_sorted(self.iter())
+    }
+
+    /// Sets the bit of every value in a 65536-bit scratch bitmap.
+    pub fn or_into(&self, words: &mut [u64; 1024]) {
+        for low in self.iter() {
+            words[usize::from(low >> 6)] |= 1 << (low & 63);
+        }
+    }
+}
+
+/// Number of runs in a strictly ascending sequence.
+pub fn count_runs_sorted(values: impl IntoIterator<Item = u16>) -> u32 {
+    let mut runs = 0;
+    let mut prev: Option<u16> = None;
+    for v in values {
+        if prev.is_none_or(|p| u32::from(p) + 1 != u32::from(v)) {
+            runs += 1;
+        }
+        prev = Some(v);
+    }
+    runs
+}
+
+/// Iterator over an array container.
+#[derive(Clone, Debug)]
+pub struct ArrayIter<'a> {
+    lows: core::slice::Iter<'a, [u8; 2]>,
+}
+
+impl ArrayIter<'_> {
+    /// Number of values left.
+    pub fn remaining(&self) -> usize {
+        self.lows.len()
+    }
+}
+
+impl Iterator for ArrayIter<'_> {
+    type Item = u16;
+
+    #[inline]
+    fn next(&mut self) -> Option<u16> {
+        self.lows.next().map(|b| u16::from_le_bytes(*b))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.lows.size_hint()
+    }
+}
+
+impl DoubleEndedIterator for ArrayIter<'_> {
+    #[inline]
+    fn next_back(&mut self) -> Option<u16> {
+        self.lows.next_back().map(|b| u16::from_le_bytes(*b))
+    }
+}
+
+impl ExactSizeIterator for ArrayIter<'_> {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bytes(v: &[u16]) -> Vec<u8> {
+        v.iter().flat_map(|x| x.to_le_bytes()).collect()
+    }
+
+    #[test]
+    fn queries() {
+        let b = bytes(&[1, 2, 3, 10, 65535]);
+        let a = ArrayView::new(&b);
+        assert_eq!(a.len(), 5);
+        assert!(a.contains(10) && !a.contains(11) && a.contains(65535));
+        assert_eq!(a.rank(0), 0);
+        assert_eq!(a.rank(3), 3);
+        assert_eq!(a.rank(65535), 5);
+        assert_eq!(a.select(3), Some(10));
+        assert_eq!(a.select(5), None);
+        assert_eq!((a.min(), a.max()), (Some(1), Some(65535)));
+        assert_eq!(a.iter().rev().collect::<Vec<_>>(), [65535, 10, 3, 2, 1]);
+        assert_eq!(a.iter_from(4).collect::<Vec<_>>(), [10, 65535]);
+        assert_eq!(a.count_runs(), 3);
+        let mut w = [0u64; 1024];
+        a.or_into(&mut w);
+        assert_eq!(w[0], 0b1110 | (1 << 10));
+        assert_eq!(w[1023], 1 << 63);
+    }
+}

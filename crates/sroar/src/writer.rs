@@ -1,0 +1,431 @@
+//! The owned encoder: containers pushed in increasing key order, written out as one
+//! canonical buffer.
+
+use core::fmt;
+
+use crate::container::bitmap::{self, words_cardinality, words_count_runs, WORDS};
+use crate::container::{array::count_runs_sorted, canonical_kind, Container, Kind};
+use crate::format::directory::{encode_descr, encode_key_entry, KEY_LIMIT};
+use crate::format::{Header, HEADER_LEN, MAX_LEN};
+
+/// The encoded result would not be shorter than 2^30 bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CapacityError {
+    /// Length the encoding would need, in bytes (saturated).
+    pub needed: u64,
+}
+
+impl fmt::Display for CapacityError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "sroar bitmap would need {} bytes, the limit is {} bytes",
+            self.needed,
+            MAX_LEN - 1
+        )
+    }
+}
+
+impl std::error::Error for CapacityError {}
+
+/// Builds a canonical buffer container by container.
+///
+/// Containers must be pushed in strictly increasing key order; empty containers are
+/// skipped, and every container is stored in its canonical kind.
+#[derive(Clone, Debug, Default)]
+pub struct Writer {
+    keys: Vec<u64>,
+    /// `(kind, offset within arena)`.
+    descrs: Vec<(Kind, u32)>,
+    arena: Vec<u8>,
+    cardinality: u64,
+    min: u64,
+    max: u64,
+    scratch_runs: Vec<(u16, u16)>,
+}
+
+impl Writer {
+    /// An empty writer.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// An empty writer with room for `containers` containers and `payload_bytes`
+    /// bytes of payload.
+    pub fn with_capacity(containers: usize, payload_bytes: usize) -> Self {
+        Writer {
+            keys: Vec::with_capacity(containers),
+            descrs: Vec::with_capacity(containers),
+            arena: Vec::with_capacity(payload_bytes),
+            ..Self::default()
+        }
+    }
+
+    /// Number of containers pushed so far.
+    pub fn container_count(&self) -> usize {
+        self.keys.len()
+    }
+
+    /// Number of values pushed so far.
+    pub fn len(&self) -> u64 {
+        self.cardinality
+    }
+
+    /// True when no value has been pushed.
+    pub fn is_empty(&self) -> bool {
+        self.cardinality == 0
+    }
+
+    /// The key of the last container pushed.
+    pub fn last_key(&self) -> Option<u64> {
+        self.keys.last().map(|e| e >> 16)
+    }
+
+    fn begin(&mut self, key: u64) {
+        assert!(
+            key < KEY_LIMIT,
+            "sroar: container key {key} is not below 2^48"
+        );
+        if let Some(last) = self.last_key() {
+            assert!(key > last, "sroar: container key {key} pushed after {last}");
+        }
+    }
+
+    fn finish(&mut self, key: u64, kind: Kind, card: u32, start: usize, lo: u16, hi: u16) {
+        let high = key << 16;
+        if self.keys.is_empty() {
+            self.min = high | u64::from(lo);
+        }
+        self.max = high | u64::from(hi);
+        self.cardinality += u64::from(card);
+        self.keys.push(encode_key_entry(key, card));
+        // Offsets above 2^30 are caught by `encoded_len`; store them saturated.
+        self.descrs
+            .push((kind, u32::try_from(start).unwrap_or(u32::MAX)));
+    }
+
+    /// Pushes a container holding `lows`, which must be strictly ascending; it is
+    /// stored in its canonical kind. An empty slice pushes nothing.
+    ///
+    /// # Panics
+    /// If `key` is not greater than the previous key or not below 2^48, or if `lows`
+    /// is not strictly ascending.
+    pub fn push_sorted_lows(&mut self, key: u64, lows: &[u16]) {
+        let (Some(&lo), Some(&hi)) = (lows.first(), lows.last()) else {
+            return;
+        };
+        self.begin(key);
+        assert!(
+            lows.windows(2).all(|w| w[0] < w[1]),
+            "sroar: lows of container {key} are not strictly ascending"
+        );
+        let card = lows.len() as u32;
+        let nruns = count_runs_sorted(lows.iter().copied());
+        let start = self.arena.len();
+        let kind = canonical_kind(card, nruns);
+        match kind {
+            Kind::Array => {
+                for v in lows {
+                    self.arena.extend_from_slice(&v.to_le_bytes());
+                }
+            }
+            Kind::Bitmap => {
+                let mut words = [0u64; WORDS];
+                for &v in lows {
+                    words[usize::from(v >> 6)] |= 1 << (v & 63);
+                }
+                self.put_words(&words);
+            }
+            Kind::Run => {
+                let mut i = 0;
+                while i < lows.len() {
+                    let mut j = i;
+                    while j + 1 < lows.len() && lows[j + 1] == lows[j] + 1 {
+                        j += 1;
+                    }
+                    self.put_run(lows[i], lows[j]);
+                    i = j + 1;
+                }
+            }
+        }
+        self.finish(key, kind, card, start, lo, hi);
+    }
+
+    /// Same as [`Writer::push_sorted_lows`]: the container is stored as an array only
+    /// when that is its canonical kind.
+    pub fn push_array(&mut self, key: u64, lows: &[u16]) {
+        self.push_sorted_lows(key, lows);
+    }
+
+    /// Pushes the container whose values are the set bits of `words`, in its
+    /// canonical kind. An all-zero bitmap pushes nothing.
+    ///
+    /// # Panics
+    /// If `key` is not greater than the previous key or not below 2^48.
+    pub fn push_bitmap(&mut self, key: u64, words: &[u64; WORDS]) {
+        let card = words_cardinality(words);
+        if card == 0 {
+            return;
+        }
+        self.begin(key);
+        let nruns = words_count_runs(words);
+        let start = self.arena.len();
+        let kind = canonical_kind(card, nruns);
+        let mut runs = core::mem::take(&mut self.scratch_runs);
+        runs.clear();
+        bitmap::words_runs(words, &mut runs);
+        let (lo, hi) = (runs[0].0, runs[runs.len() - 1].1);
+        match kind {
+            Kind::Array => {
+                for &(s, e) in &runs {
+                    for v in s..=e {
+                        self.arena.extend_from_slice(&v.to_le_bytes());
+                    }
+                }
+            }
+            Kind::Bitmap => self.put_words(words),
+            Kind::Run => {
+                for &(s, e) in &runs {
+                    self.put_run(s, e);
+                }
+            }
+        }
+        self.scratch_runs = runs;
+        self.finish(key, kind, card, start, lo, hi);
+    }
+
+    /// Pushes a container given as runs `(start, len_minus_1)`, sorted by start and
+    /// not overlapping (adjacent runs are merged). It is stored in its canonical
+    /// kind. An empty slice pushes nothing.
+    ///
+    /// # Panics
+    /// If the key order is wrong, a run passes 65535, or runs overlap or are unsorted.
+    pub fn push_runs(&mut self, key: u64, runs: &[(u16, u16)]) {
+        if runs.is_empty() {
+            return;
+        }
+        self.begin(key);
+        let mut merged = core::mem::take(&mut self.scratch_runs);
+        merged.clear();
+        let mut card = 0u32;
+        for &(s, l) in runs {
+            let e = s
+                .checked_add(l)
+                .unwrap_or_else(|| panic!("sroar: run ({s}, {l}) passes 65535"));
+            card += u32::from(l) + 1;
+            match merged.last_mut() {
+                Some(last) if u32::from(last.1) + 1 == u32::from(s) => last.1 = e,
+                Some(last) => assert!(s > last.1, "sroar: runs unsorted or overlapping"),
+                None => {}
+            }
+            if merged.last().is_none_or(|last| last.1 < s) {
+                merged.push((s, e));
+            }
+        }
+        let nruns = merged.len() as u32;
+        let start = self.arena.len();
+        let kind = canonical_kind(card, nruns);
+        let (lo, hi) = (merged[0].0, merged[merged.len() - 1].1);
+        match kind {
+            Kind::Array => {
+                for &(s, e) in &merged {
+                    for v in s..=e {
+                        self.arena.extend_from_slice(&v.to_le_bytes());
+                    }
+                }
+            }
+            Kind::Bitmap => {
+                let mut words = [0u64; WORDS];
+                for &(s, e) in &merged {
+                    bitmap::set_range(&mut words, s, e);
+                }
+                self.put_words(&words);
+            }
+            Kind::Run => {
+                for &(s, e) in &merged {
+                    self.put_run(s, e);
+                }
+            }
+        }
+        self.scratch_runs = merged;
+        self.finish(key, kind, card, start, lo, hi);
+    }
+
+    /// Pushes the full container `0..=65535` (one run).
+    pub fn push_full(&mut self, key: u64) {
+        self.push_runs(key, &[(0, 65535)]);
+    }
+
+    /// Copies a container verbatim (its payload is copied byte for byte). The
+    /// container must already be canonical, as every container of a validated view
+    /// is; an empty container pushes nothing.
+    ///
+    /// # Panics
+    /// If the key order is wrong.
+    pub fn push_container(&mut self, key: u64, c: Container<'_>) {
+        let (Some(lo), Some(hi)) = (c.min(), c.max()) else {
+            return;
+        };
+        self.begin(key);
+        let card = c.len() as u32;
+        debug_assert_eq!(canonical_kind(card, c.count_runs()), c.kind());
+        let start = self.arena.len();
+        self.arena.extend_from_slice(c.as_bytes());
+        self.finish(key, c.kind(), card, start, lo, hi);
+    }
+
+    fn put_words(&mut self, words: &[u64; WORDS]) {
+        for w in words {
+            self.arena.extend_from_slice(&w.to_le_bytes());
+        }
+    }
+
+    fn put_run(&mut self, s: u16, e: u16) {
+        self.arena.extend_from_slice(&s.to_le_bytes());
+        self.arena.extend_from_slice(&(e - s).to_le_bytes());
+    }
+
+    /// Length of the encoded buffer.
+    pub fn encoded_len(&self) -> Result<usize, CapacityError> {
+        let n = self.keys.len() as u64;
+        let len = HEADER_LEN as u64 + 12 * n + self.arena.len() as u64;
+        if len >= MAX_LEN as u64 {
+            return Err(CapacityError { needed: len });
+        }
+        Ok(len as usize)
+    }
+
+    /// Writes the encoded buffer into `out`, whose length must be
+    /// [`Writer::encoded_len`].
+    ///
+    /// # Panics
+    /// If `out.len()` differs from the encoded length.
+    pub fn write_into(&self, out: &mut [u8]) -> Result<(), CapacityError> {
+        let len = self.encoded_len()?;
+        assert_eq!(out.len(), len, "sroar: output buffer has the wrong length");
+        let n = self.keys.len();
+        let header = Header {
+            n: n as u32,
+            total_len: len as u32,
+            cardinality: self.cardinality,
+            min: self.min,
+            max: self.max,
+        };
+        let (head, rest) = out.split_at_mut(HEADER_LEN);
+        header.write(head.try_into().expect("header is 40 bytes"));
+        let (keys, rest) = rest.split_at_mut(8 * n);
+        let (descrs, payload) = rest.split_at_mut(4 * n);
+        for (dst, e) in keys.as_chunks_mut::<8>().0.iter_mut().zip(&self.keys) {
+            *dst = e.to_le_bytes();
+        }
+        let base = (HEADER_LEN + 12 * n) as u32;
+        for (dst, &(kind, off)) in descrs.as_chunks_mut::<4>().0.iter_mut().zip(&self.descrs) {
+            *dst = encode_descr(kind, base + off).to_le_bytes();
+        }
+        payload.copy_from_slice(&self.arena);
+        Ok(())
+    }
+
+    /// The encoded buffer.
+    pub fn into_vec(self) -> Result<Vec<u8>, CapacityError> {
+        let mut out = vec![0u8; self.encoded_len()?];
+        self.write_into(&mut out)?;
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::RoaringView;
+
+    /// Kind of the single container `lows` is stored as, through every push path.
+    fn stored_kind(lows: &[u16]) -> Kind {
+        let mut words = [0u64; WORDS];
+        for &v in lows {
+            words[usize::from(v >> 6)] |= 1 << (v & 63);
+        }
+        let mut runs = Vec::new();
+        bitmap::words_runs(&words, &mut runs);
+        let runs: Vec<(u16, u16)> = runs.iter().map(|&(s, e)| (s, e - s)).collect();
+        let mut out = Vec::new();
+        for push in 0..3 {
+            let mut w = Writer::new();
+            match push {
+                0 => w.push_sorted_lows(7, lows),
+                1 => w.push_bitmap(7, &words),
+                _ => w.push_runs(7, &runs),
+            }
+            let bytes = w.into_vec().unwrap();
+            let v = RoaringView::from_bytes(&bytes).expect("canonical");
+            assert_eq!(v.len(), lows.len() as u64);
+            out.push(v.container(0).1.kind());
+        }
+        assert!(out.iter().all(|k| *k == out[0]));
+        out[0]
+    }
+
+    fn pattern(runs: u16, run_len: u16, gap: u16) -> Vec<u16> {
+        let mut v = Vec::new();
+        for r in 0..runs {
+            let s = r * (run_len + gap);
+            v.extend(s..s + run_len);
+        }
+        v
+    }
+
+    #[test]
+    fn canonical_boundaries_as_written() {
+        // card 4096 vs 4097, no runs to speak of.
+        assert_eq!(stored_kind(&pattern(4096, 1, 1)), Kind::Array);
+        assert_eq!(stored_kind(&pattern(4097, 1, 1)), Kind::Bitmap);
+        // 4r == 2c ties go to array; one fewer run makes a run container.
+        assert_eq!(stored_kind(&pattern(2, 2, 1)), Kind::Array);
+        assert_eq!(stored_kind(&pattern(2048, 2, 1)), Kind::Array);
+        // card 4096: r = 2048 ties (array), r = 2047 is smaller as runs.
+        let mut v = pattern(2046, 2, 1);
+        v.extend(7000..7004);
+        assert_eq!((v.len(), stored_kind(&v)), (4096, Kind::Run));
+        assert_eq!(stored_kind(&pattern(2047, 2, 1)), Kind::Array);
+        assert_eq!(stored_kind(&[5, 6, 7]), Kind::Run);
+        assert_eq!(stored_kind(&[5]), Kind::Array);
+        // Above 4096 values: r = 2047 is a run, r = 2048 a bitmap.
+        assert_eq!(stored_kind(&pattern(2047, 3, 1)), Kind::Run);
+        assert_eq!(stored_kind(&pattern(2048, 3, 1)), Kind::Bitmap);
+        assert_eq!(stored_kind(&pattern(1, 65535, 0)), Kind::Run);
+    }
+
+    #[test]
+    fn empty_containers_are_skipped() {
+        let mut w = Writer::with_capacity(4, 64);
+        w.push_sorted_lows(1, &[]);
+        w.push_bitmap(2, &[0; WORDS]);
+        w.push_runs(3, &[]);
+        assert!(w.is_empty());
+        assert_eq!(w.into_vec().unwrap(), crate::empty());
+    }
+
+    #[test]
+    fn adjacent_runs_merge_and_copies_are_verbatim() {
+        let mut w = Writer::new();
+        w.push_runs(0, &[(0, 9), (10, 9), (40, 0)]);
+        w.push_full(1);
+        let bytes = w.into_vec().unwrap();
+        let v = RoaringView::from_bytes(&bytes).unwrap();
+        assert_eq!(v.len(), 21 + 65536);
+        let mut copy = Writer::new();
+        for (key, c) in v.containers() {
+            copy.push_container(key, c);
+        }
+        assert_eq!(copy.encoded_len(), Ok(bytes.len()));
+        assert_eq!(copy.into_vec().unwrap(), bytes);
+    }
+
+    #[test]
+    #[should_panic(expected = "pushed after")]
+    fn keys_must_increase() {
+        let mut w = Writer::new();
+        w.push_sorted_lows(5, &[1]);
+        w.push_sorted_lows(5, &[2]);
+    }
+}

@@ -1,0 +1,168 @@
+//! Shared strategies: sets clustered near the interesting places of the u64 line.
+#![allow(dead_code)]
+
+use std::collections::BTreeSet;
+
+use proptest::prelude::*;
+use sroar::{from_sorted, RoaringView};
+
+pub type Model = BTreeSet<u64>;
+
+/// Values near which sets cluster.
+pub const ANCHORS: [u64; 6] = [0, 1 << 16, 1 << 32, 1 << 48, u64::MAX - (1 << 20), u64::MAX];
+
+/// One part of a generated set.
+#[derive(Clone, Debug)]
+pub enum Piece {
+    /// A few scattered values near an anchor.
+    Sparse { anchor: usize, offs: Vec<i32> },
+    /// `len` consecutive values.
+    Run { anchor: usize, off: i32, len: u32 },
+    /// All 65536 values of one container.
+    Full { anchor: usize, dkey: i8 },
+    /// `count` random lows of one container (> 4096 makes a bitmap).
+    Dense {
+        anchor: usize,
+        dkey: i8,
+        count: u16,
+        seed: u64,
+    },
+    /// Runs of `run_len` values separated by `gap` missing values, in one container.
+    Pattern {
+        anchor: usize,
+        dkey: i8,
+        run_len: u16,
+        gap: u16,
+        runs: u16,
+    },
+}
+
+pub fn place(anchor: usize, off: i64) -> u64 {
+    (i128::from(ANCHORS[anchor]) + i128::from(off)).clamp(0, i128::from(u64::MAX)) as u64
+}
+
+fn key_of(anchor: usize, dkey: i8) -> u64 {
+    ((ANCHORS[anchor] >> 16) as i64 + i64::from(dkey)).clamp(0, (1 << 48) - 1) as u64
+}
+
+fn xorshift(s: &mut u64) -> u64 {
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    *s
+}
+
+impl Piece {
+    pub fn add_to(&self, m: &mut Model) {
+        match *self {
+            Piece::Sparse { anchor, ref offs } => {
+                m.extend(offs.iter().map(|&o| place(anchor, i64::from(o))));
+            }
+            Piece::Run { anchor, off, len } => {
+                let s = place(anchor, i64::from(off));
+                let e = s.saturating_add(u64::from(len) - 1);
+                m.extend(s..=e);
+            }
+            Piece::Full { anchor, dkey } => {
+                let k = key_of(anchor, dkey) << 16;
+                m.extend(k..=k + 0xFFFF);
+            }
+            Piece::Dense {
+                anchor,
+                dkey,
+                count,
+                seed,
+            } => {
+                let k = key_of(anchor, dkey) << 16;
+                let mut s = seed | 1;
+                for _ in 0..count {
+                    m.insert(k | (xorshift(&mut s) & 0xFFFF));
+                }
+            }
+            Piece::Pattern {
+                anchor,
+                dkey,
+                run_len,
+                gap,
+                runs,
+            } => {
+                let k = key_of(anchor, dkey) << 16;
+                let mut v = 0u64;
+                for _ in 0..runs {
+                    for _ in 0..run_len {
+                        if v > 0xFFFF {
+                            return;
+                        }
+                        m.insert(k | v);
+                        v += 1;
+                    }
+                    v += u64::from(gap);
+                }
+            }
+        }
+    }
+}
+
+pub fn anchor() -> impl Strategy<Value = usize> {
+    0..ANCHORS.len()
+}
+
+pub fn offset() -> impl Strategy<Value = i32> {
+    prop_oneof![-70..70i32, -(1 << 18)..(1 << 18)]
+}
+
+pub fn piece() -> impl Strategy<Value = Piece> {
+    prop_oneof![
+        3 => (anchor(), prop::collection::vec(offset(), 0..40))
+            .prop_map(|(anchor, offs)| Piece::Sparse { anchor, offs }),
+        3 => (anchor(), offset(), prop_oneof![1..10u32, 1..20_000u32])
+            .prop_map(|(anchor, off, len)| Piece::Run { anchor, off, len }),
+        1 => (anchor(), -2..3i8).prop_map(|(anchor, dkey)| Piece::Full { anchor, dkey }),
+        2 => (anchor(), -2..3i8, prop_oneof![1..300u16, 3500..9000u16], any::<u64>())
+            .prop_map(|(anchor, dkey, count, seed)| Piece::Dense { anchor, dkey, count, seed }),
+        2 => (anchor(), -2..3i8, 1..5u16, 1..4u16, prop_oneof![1..20u16, 1000..4200u16])
+            .prop_map(|(anchor, dkey, run_len, gap, runs)| Piece::Pattern {
+                anchor,
+                dkey,
+                run_len,
+                gap,
+                runs
+            }),
+    ]
+}
+
+/// A set built from 0 to 5 pieces (so the empty set is common).
+pub fn model() -> impl Strategy<Value = Model> {
+    prop::collection::vec(piece(), 0..5).prop_map(|pieces| {
+        let mut m = Model::new();
+        for p in &pieces {
+            p.add_to(&mut m);
+        }
+        m
+    })
+}
+
+/// Probe values near the anchors.
+pub fn probes() -> impl Strategy<Value = Vec<u64>> {
+    prop::collection::vec(
+        (anchor(), offset()).prop_map(|(a, o)| place(a, i64::from(o))),
+        1..12,
+    )
+}
+
+/// The canonical bytes of a model set.
+pub fn build(m: &Model) -> Vec<u8> {
+    let v: Vec<u64> = m.iter().copied().collect();
+    from_sorted(&v).expect("model sets are small")
+}
+
+/// Asserts that `bytes` validates and is exactly the encoding of `m`.
+pub fn assert_encodes(bytes: &[u8], m: &Model, what: &str) {
+    if let Err(e) = RoaringView::from_bytes(bytes) {
+        panic!("{what}: output does not validate: {e}");
+    }
+    assert!(
+        bytes == build(m).as_slice(),
+        "{what}: bytes differ from the model's encoding"
+    );
+}

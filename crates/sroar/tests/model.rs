@@ -1,0 +1,342 @@
+//! Every query and every producing operation, checked against `BTreeSet<u64>`.
+
+mod common;
+
+use std::ops::Bound;
+
+use common::{assert_encodes, build, model, probes, Model, ANCHORS};
+use proptest::prelude::*;
+use sroar::{from_range, from_unsorted, from_values, RoaringView};
+
+/// Probes: the given ones, the set's extremes and neighbours of some members.
+fn all_probes(m: &Model, probes: &[u64]) -> Vec<u64> {
+    let mut p = probes.to_vec();
+    p.extend(ANCHORS);
+    let step = (m.len() / 20).max(1);
+    for &v in m.iter().step_by(step) {
+        p.extend([v, v.wrapping_sub(1), v.wrapping_add(1)]);
+    }
+    if let (Some(&a), Some(&b)) = (m.first(), m.last()) {
+        p.extend([a, b, a.wrapping_sub(1), b.wrapping_add(1)]);
+    }
+    p
+}
+
+fn check_queries(m: &Model, probes: &[u64]) {
+    let bytes = build(m);
+    let v = RoaringView::from_bytes(&bytes).expect("built bytes validate");
+    let sorted: Vec<u64> = m.iter().copied().collect();
+    assert_eq!(v.len(), m.len() as u64);
+    assert_eq!(v.is_empty(), m.is_empty());
+    assert_eq!(v.min(), m.first().copied());
+    assert_eq!(v.max(), m.last().copied());
+
+    // The view reads in place at any alignment, checked or not.
+    let mut shifted = vec![0xAA];
+    shifted.extend_from_slice(&bytes);
+    let odd = RoaringView::from_bytes(&shifted[1..]).expect("unaligned bytes validate");
+    assert_eq!(odd.iter().collect::<Vec<_>>(), sorted);
+    // SAFETY: `bytes` was validated above.
+    #[allow(unsafe_code)]
+    let unchecked = unsafe { RoaringView::from_bytes_unchecked(&bytes) };
+    assert_eq!(unchecked, v);
+
+    // Other construction paths give the same bytes.
+    let mut shuffled = sorted.clone();
+    shuffled.reverse();
+    assert_eq!(from_unsorted(&shuffled).unwrap(), bytes);
+    assert_eq!(from_values(shuffled.iter().copied()).unwrap(), bytes);
+
+    // Iteration: forward, reverse, mixed, batched.
+    assert_eq!(v.iter().collect::<Vec<_>>(), sorted);
+    let mut rev: Vec<u64> = v.iter().rev().collect();
+    rev.reverse();
+    assert_eq!(rev, sorted);
+    let mut it = v.iter();
+    let mut front = Vec::new();
+    let mut back = Vec::new();
+    while let Some(x) = it.next() {
+        front.push(x);
+        match it.next_back() {
+            Some(x) => back.push(x),
+            None => break,
+        }
+    }
+    back.reverse();
+    front.extend(back);
+    assert_eq!(front, sorted);
+    for chunk in [1usize, 7, 1000, 70_000] {
+        let mut it = v.iter();
+        let mut buf = vec![0u64; chunk];
+        let mut got = Vec::new();
+        loop {
+            let n = it.next_batch(&mut buf);
+            if n == 0 {
+                break;
+            }
+            got.extend_from_slice(&buf[..n]);
+        }
+        assert_eq!(got, sorted, "batch size {chunk}");
+    }
+
+    for &x in &all_probes(m, probes) {
+        assert_eq!(v.contains(x), m.contains(&x), "contains({x})");
+        let rank = m.range(..=x).count() as u64;
+        assert_eq!(v.rank(x), rank, "rank({x})");
+        assert_eq!(v.index(x), m.contains(&x).then(|| rank - 1), "index({x})");
+        let from: Vec<u64> = v.iter_from(x).take(50).collect();
+        let model_from: Vec<u64> = m.range(x..).take(50).copied().collect();
+        assert_eq!(from, model_from, "iter_from({x})");
+        assert_eq!(v.iter_from(x).count(), m.range(x..).count());
+        let mut back_from: Vec<u64> = v.iter_from(x).rev().take(5).collect();
+        let mut model_back: Vec<u64> = m.range(x..).rev().take(5).copied().collect();
+        assert_eq!(back_from, model_back, "iter_from({x}).rev()");
+        back_from.clear();
+        model_back.clear();
+        let mut it = v.iter_from(x);
+        let mut buf = [0u64; 33];
+        let n = it.next_batch(&mut buf);
+        assert_eq!(&buf[..n], &model_from[..n.min(model_from.len())]);
+        assert_eq!(n, model_from.len().min(33));
+    }
+    let len = sorted.len() as u64;
+    let step = (sorted.len() / 30).max(1);
+    for k in (0..len)
+        .step_by(step)
+        .chain([len.saturating_sub(1), len, len + 5, u64::MAX])
+    {
+        assert_eq!(v.select(k), sorted.get(k as usize).copied(), "select({k})");
+    }
+
+    let p = all_probes(m, probes);
+    for (i, &a) in p.iter().enumerate() {
+        let b = p[(i * 7 + 3) % p.len()];
+        let card = if a < b {
+            m.range(a..b).count() as u64
+        } else {
+            0
+        };
+        assert_eq!(
+            v.range_cardinality(a..b),
+            card,
+            "range_cardinality({a}..{b})"
+        );
+        let card_incl = if a <= b {
+            m.range(a..=b).count() as u64
+        } else {
+            0
+        };
+        assert_eq!(v.range_cardinality(a..=b), card_incl);
+        let width = if a < b { u128::from(b - a) } else { 0 };
+        assert_eq!(v.contains_range(a..b), u128::from(card) == width);
+        assert_eq!(v.range_cardinality(a..), m.range(a..).count() as u64);
+    }
+    // Ranges inside the set are contained; widened by one past a gap they are not.
+    for &x in sorted.iter().step_by(step) {
+        let mut hi = x;
+        while hi < u64::MAX && m.contains(&(hi + 1)) && hi - x < 100 {
+            hi += 1;
+        }
+        assert!(v.contains_range(x..=hi));
+        assert_eq!(
+            v.contains_range(x..=hi.saturating_add(1)),
+            m.contains(&hi.saturating_add(1))
+        );
+    }
+    assert!(v.contains_range(5..5));
+    assert!(!v.contains_range(..));
+
+    let s = v.stats();
+    assert_eq!(s.cardinality, len);
+    assert_eq!(s.containers, v.container_count() as u64);
+    assert_eq!(
+        s.array.cardinality + s.bitmap.cardinality + s.run.cardinality,
+        len
+    );
+    assert_eq!(
+        s.total_bytes,
+        40 + 12 * s.containers
+            + s.array.payload_bytes
+            + s.bitmap.payload_bytes
+            + s.run.payload_bytes
+    );
+}
+
+/// A range given as `(start, end, inclusive)`.
+fn bounds(a: u64, b: u64, inclusive: bool) -> (Bound<u64>, Bound<u64>) {
+    (
+        Bound::Included(a),
+        if inclusive {
+            Bound::Included(b)
+        } else {
+            Bound::Excluded(b)
+        },
+    )
+}
+
+fn model_range(a: u64, b: u64, inclusive: bool) -> Vec<u64> {
+    match (inclusive, a <= b, a < b) {
+        (true, true, _) => (a..=b).collect(),
+        (false, _, true) => (a..b).collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn check_edits(m: &Model, probes: &[u64], widths: &[u32], deltas: &[i128]) {
+    let bytes = build(m);
+    let v = RoaringView::from_bytes(&bytes).unwrap();
+    let p = all_probes(m, probes);
+
+    for &x in p.iter().take(12) {
+        let mut mi = m.clone();
+        mi.insert(x);
+        assert_encodes(&v.insert(x).unwrap(), &mi, "insert");
+        let mut mr = m.clone();
+        mr.remove(&x);
+        assert_encodes(&v.remove(x).unwrap(), &mr, "remove");
+    }
+    let mut mi = m.clone();
+    mi.extend(p.iter().copied());
+    assert_encodes(&v.insert_many(&p).unwrap(), &mi, "insert_many");
+    let mut mr = m.clone();
+    let victims: Vec<u64> = m
+        .iter()
+        .copied()
+        .step_by(3)
+        .chain(p.iter().copied())
+        .collect();
+    for x in &victims {
+        mr.remove(x);
+    }
+    assert_encodes(&v.remove_many(&victims).unwrap(), &mr, "remove_many");
+
+    for (i, &a) in p.iter().enumerate().take(10) {
+        let width = u64::from(widths[i % widths.len()]);
+        let b = if i % 3 == 2 {
+            a.saturating_sub(width)
+        } else {
+            a.saturating_add(width)
+        };
+        let inclusive = i % 2 == 0;
+        let r = bounds(a, b, inclusive);
+        let span = model_range(a, b, inclusive);
+
+        let sub: Model = match span.first() {
+            Some(_) => m.range(r).copied().collect(),
+            None => Model::new(),
+        };
+        assert_encodes(&v.range(r).unwrap(), &sub, "range");
+
+        let mut filled = m.clone();
+        filled.extend(span.iter().copied());
+        assert_encodes(&v.fill(r).unwrap(), &filled, "fill");
+
+        let mut cleared = m.clone();
+        for x in &span {
+            cleared.remove(x);
+        }
+        assert_encodes(&v.clear(r).unwrap(), &cleared, "clear");
+
+        let mut flipped = m.clone();
+        for x in &span {
+            if !flipped.remove(x) {
+                flipped.insert(*x);
+            }
+        }
+        assert_encodes(&v.flip(r).unwrap(), &flipped, "flip");
+    }
+
+    for &d in deltas {
+        let shifted: Model = m
+            .iter()
+            .filter_map(|&x| {
+                let y = i128::from(x) + d;
+                (0..=i128::from(u64::MAX)).contains(&y).then_some(y as u64)
+            })
+            .collect();
+        assert_encodes(&v.shift(d).unwrap(), &shifted, &format!("shift({d})"));
+    }
+}
+
+const DELTAS: [i128; 12] = [
+    1,
+    -1,
+    65536,
+    -65536,
+    65535,
+    -65537,
+    1 << 32,
+    -(1 << 48),
+    i128::MAX / 2,
+    u64::MAX as i128,
+    -(u64::MAX as i128),
+    (1 << 63) + 12345,
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn queries_match_btreeset(m in model(), p in probes()) {
+        check_queries(&m, &p);
+    }
+
+    #[test]
+    fn edits_match_btreeset(
+        m in model(),
+        p in probes(),
+        widths in prop::collection::vec(prop_oneof![0..3u32, 0..70_000u32, 60_000..200_000u32], 1..4),
+        d in any::<i64>(),
+    ) {
+        let mut deltas = DELTAS.to_vec();
+        deltas.push(i128::from(d));
+        deltas.push(i128::from(d >> 40));
+        check_edits(&m, &p, &widths, &deltas);
+    }
+}
+
+#[test]
+fn empty_set() {
+    check_queries(&Model::new(), &[0, u64::MAX]);
+    check_edits(&Model::new(), &[0, 1, u64::MAX], &[0, 5, 70_000], &DELTAS);
+}
+
+#[test]
+fn huge_ranges_are_per_container() {
+    // 2^20 full containers (1 << 36 values), built without touching values one by
+    // one; each full container is one 4-byte run.
+    let bytes = from_range(0..1 << 36).unwrap();
+    let v = RoaringView::from_bytes(&bytes).unwrap();
+    assert_eq!(v.len(), 1 << 36);
+    assert_eq!(v.container_count(), 1 << 20);
+    assert_eq!(v.stats().run.containers, 1 << 20);
+    assert_eq!(bytes.len(), 40 + 16 * (1 << 20));
+
+    let small = build(&[3u64, 1 << 37, u64::MAX].into_iter().collect());
+    let s = RoaringView::from_bytes(&small).unwrap();
+    let filled = s.fill(0..1 << 36).unwrap();
+    let f = RoaringView::from_bytes(&filled).unwrap();
+    assert_eq!(f.len(), (1 << 36) + 2);
+    assert!(f.contains_range(0..1 << 36));
+    assert!(!f.contains(1 << 36));
+    assert_eq!(
+        f.clear(0..1 << 36).unwrap(),
+        build(&[1u64 << 37, u64::MAX].into_iter().collect())
+    );
+
+    let flipped = s.flip(1..1 << 34).unwrap();
+    let fl = RoaringView::from_bytes(&flipped).unwrap();
+    assert_eq!(fl.len(), (1 << 34) - 1 - 1 + 2);
+    assert!(!fl.contains(3) && fl.contains(4) && fl.contains(2) && !fl.contains(0));
+    assert_eq!(fl.flip(1..1 << 34).unwrap(), small);
+
+    // Up to u64::MAX inclusive, and the whole line is too big for one buffer.
+    let top = from_range(u64::MAX - 70_000..=u64::MAX).unwrap();
+    let t = RoaringView::from_bytes(&top).unwrap();
+    assert_eq!(t.len(), 70_001);
+    assert_eq!(t.max(), Some(u64::MAX));
+    assert!(from_range(..).is_err());
+    assert!(s.fill(..).is_err());
+    assert!(s.flip(..).is_err());
+    assert_eq!(t.range(..).unwrap(), top);
+}

@@ -1,0 +1,179 @@
+#![allow(unsafe_code)]
+//! The only code that touches varlena: reading a `roaring64` argument in place (whole,
+//! or only a prefix when the value is TOASTed), and handing back a result written once
+//! into a palloc'd value of exactly the right size.
+
+use core::marker::PhantomData;
+
+use pgrx::callconv::{Arg, ArgAbi, BoxRet, FcInfo};
+use pgrx::datum::{Datum, FromDatum};
+use pgrx::pg_sys;
+use pgrx::varlena::{set_varsize_4b, varlena_to_byte_slice};
+use sroar::{RoaringView, Writer};
+
+use crate::errors;
+
+/// A `roaring64` argument, not yet detoasted: functions that need only the header or
+/// one container read only those bytes of a large TOASTed value.
+pub struct Roaring<'fcx> {
+    datum: pg_sys::Datum,
+    _call: PhantomData<&'fcx [u8]>,
+}
+
+impl<'fcx> Roaring<'fcx> {
+    /// The whole value, detoasted if it has to be (the copy lives as long as the call).
+    pub fn bytes(&self) -> &'fcx [u8] {
+        // SAFETY: the datum is a non-null varlena of our type (ArgAbi only builds
+        // `Roaring` from non-null arguments declared roaring64 in SQL); detoasting
+        // returns a pointer into memory that lives for the rest of the call.
+        unsafe { varlena_to_byte_slice(pg_sys::pg_detoast_datum_packed(self.datum.cast_mut_ptr())) }
+    }
+
+    /// The value as a view, without re-validating it.
+    pub fn view(&self) -> RoaringView<'fcx> {
+        // SAFETY (contract of from_bytes_unchecked): every roaring64 value was validated
+        // when it entered the database (text, binary and bytea input all validate), and
+        // every function of ours writes canonical buffers.
+        unsafe { RoaringView::from_bytes_unchecked(self.bytes()) }
+    }
+
+    /// The first `len` bytes of the value (fewer if it is shorter). On a TOASTed value
+    /// stored uncompressed this fetches only the chunks that hold them.
+    pub fn prefix(&self, len: usize) -> &'fcx [u8] {
+        let len = i32::try_from(len).unwrap_or(i32::MAX);
+        // SAFETY: as in `bytes`; pg_detoast_datum_slice returns a fresh varlena of at
+        // most `len` data bytes that lives for the rest of the call.
+        unsafe {
+            varlena_to_byte_slice(pg_sys::pg_detoast_datum_slice(
+                self.datum.cast_mut_ptr(),
+                0,
+                len,
+            ))
+        }
+    }
+}
+
+impl FromDatum for Roaring<'_> {
+    unsafe fn from_polymorphic_datum(
+        datum: pg_sys::Datum,
+        is_null: bool,
+        _typoid: pg_sys::Oid,
+    ) -> Option<Self> {
+        (!is_null && !datum.is_null()).then_some(Roaring {
+            datum,
+            _call: PhantomData,
+        })
+    }
+}
+
+// SAFETY: the datum is only read as a varlena, which every roaring64 value is.
+unsafe impl<'fcx> ArgAbi<'fcx> for Roaring<'fcx> {
+    unsafe fn unbox_arg_unchecked(arg: Arg<'_, 'fcx>) -> Self {
+        let index = arg.index();
+        // SAFETY: the caller (pgrx's wrapper) guarantees the argument has our type.
+        unsafe { arg.unbox_arg_using_from_datum() }
+            .unwrap_or_else(|| errors::invalid_parameter(format!("argument {index} is NULL")))
+    }
+}
+
+pgrx::impl_sql_translatable!(Roaring<'_>, "roaring64");
+
+/// A `roaring64` result: written once into a palloc'd value of exactly its size.
+pub enum RoaringOut {
+    /// Not yet encoded: sized and written straight into the result value.
+    Writer(Writer),
+    /// Already encoded by the core crate (copied once).
+    Bytes(Vec<u8>),
+}
+
+impl From<Writer> for RoaringOut {
+    fn from(w: Writer) -> Self {
+        RoaringOut::Writer(w)
+    }
+}
+
+impl From<Vec<u8>> for RoaringOut {
+    fn from(b: Vec<u8>) -> Self {
+        RoaringOut::Bytes(b)
+    }
+}
+
+impl RoaringOut {
+    fn into_varlena(self) -> pg_sys::Datum {
+        let len = match &self {
+            RoaringOut::Writer(w) => match w.encoded_len() {
+                Ok(len) => len,
+                Err(e) => errors::too_large(e.needed),
+            },
+            RoaringOut::Bytes(b) => b.len(),
+        };
+        let out = palloc_varlena(len);
+        match self {
+            RoaringOut::Writer(w) => {
+                if let Err(e) = w.write_into(out.data) {
+                    errors::too_large(e.needed)
+                }
+            }
+            RoaringOut::Bytes(b) => out.data.copy_from_slice(&b),
+        }
+        out.datum
+    }
+}
+
+// SAFETY: the datum returned is a complete varlena allocated in the current (call)
+// memory context.
+unsafe impl BoxRet for RoaringOut {
+    unsafe fn box_into<'fcx>(self, fcinfo: &mut FcInfo<'fcx>) -> Datum<'fcx> {
+        let datum = self.into_varlena();
+        // SAFETY: a valid by-reference datum for the declared return type.
+        unsafe { fcinfo.return_raw_datum(datum) }
+    }
+}
+
+pgrx::impl_sql_translatable!(RoaringOut, "roaring64");
+
+/// A palloc'd varlena with `len` data bytes and its header set: fill `data`, then
+/// return `datum`.
+pub struct VarlenaOut<'mcx> {
+    pub datum: pg_sys::Datum,
+    pub data: &'mcx mut [u8],
+}
+
+/// Allocates a varlena of `len` data bytes in the current memory context, failing
+/// with 54000 before allocating when it would pass PostgreSQL's value limit.
+pub fn palloc_varlena<'mcx>(len: usize) -> VarlenaOut<'mcx> {
+    let total = len.saturating_add(pg_sys::VARHDRSZ);
+    if total > errors::MAX_VALUE_BYTES {
+        errors::too_large(total as u64);
+    }
+    // SAFETY: palloc returns `total` writable bytes or raises an error; the header is
+    // set before anyone can read the value, and `data` covers exactly the bytes after
+    // the 4-byte header. The memory lives as long as the current memory context, which
+    // outlives the call that returns it.
+    unsafe {
+        let ptr = pg_sys::palloc(total) as *mut pg_sys::varlena;
+        set_varsize_4b(ptr, total as i32);
+        let data = core::slice::from_raw_parts_mut((ptr as *mut u8).add(pg_sys::VARHDRSZ), len);
+        VarlenaOut {
+            datum: pg_sys::Datum::from(ptr),
+            data,
+        }
+    }
+}
+
+/// The unread rest of a binary-receive buffer (a `StringInfo` passed as `internal`),
+/// marked as consumed, as a receive function must.
+pub fn take_stringinfo_rest<'fcx>(buf: pgrx::datum::Internal) -> &'fcx [u8] {
+    let Some(datum) = buf.unwrap() else {
+        errors::invalid_parameter("binary receive buffer is NULL")
+    };
+    // SAFETY: a type's receive function gets a valid StringInfo as its first argument;
+    // `cursor <= len` and `data[..len]` is initialized; the buffer outlives the call.
+    unsafe {
+        let si = datum.cast_mut_ptr::<pg_sys::StringInfoData>();
+        let (cursor, len) = ((*si).cursor as usize, (*si).len as usize);
+        let rest = core::slice::from_raw_parts(((*si).data as *const u8).add(cursor), len - cursor);
+        (*si).cursor = (*si).len;
+        rest
+    }
+}

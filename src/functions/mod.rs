@@ -1,0 +1,4 @@
+//! SQL functions, grouped by what users call them for.
+
+mod build;
+mod scalar;

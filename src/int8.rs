@@ -1,0 +1,50 @@
+//! The order-preserving map between SQL int8 values and the u64 values the core crate
+//! stores.
+//!
+//! Users see int8 order (negative values first); the crate sees plain u64 order.
+//! Flipping the sign bit maps one onto the other: i64::MIN ↦ 0, -1 ↦ 2^63 - 1,
+//! 0 ↦ 2^63, i64::MAX ↦ u64::MAX. So every ordered operation (min, max, rank,
+//! select, ranges, iteration) needs no translation beyond this one XOR.
+
+const SIGN: u64 = 1 << 63;
+
+/// The stored u64 of an int8 value.
+#[inline]
+pub fn to_u64(x: i64) -> u64 {
+    (x as u64) ^ SIGN
+}
+
+/// The int8 value of a stored u64.
+#[inline]
+pub fn to_i64(v: u64) -> i64 {
+    (v ^ SIGN) as i64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn order_is_preserved_at_the_edges() {
+        let xs = [
+            i64::MIN,
+            i64::MIN + 1,
+            -65536,
+            -1,
+            0,
+            1,
+            65536,
+            1 << 48,
+            i64::MAX,
+        ];
+        for w in xs.windows(2) {
+            assert!(to_u64(w[0]) < to_u64(w[1]), "{} vs {}", w[0], w[1]);
+        }
+        for x in xs {
+            assert_eq!(to_i64(to_u64(x)), x);
+        }
+        assert_eq!(to_u64(i64::MIN), 0);
+        assert_eq!(to_u64(i64::MAX), u64::MAX);
+        assert_eq!(to_u64(0), 1 << 63);
+    }
+}

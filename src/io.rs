@@ -1,0 +1,107 @@
+//! Type I/O of `roaring64`: text in and out, binary receive and send, and the casts
+//! from bytea and int8[] that share the same validation.
+
+use std::ffi::{CStr, CString};
+
+use pgrx::prelude::*;
+use pgrx::{GucSetting, PostgresGucEnum};
+use sroar::RoaringView;
+
+use crate::datum::{take_stringinfo_rest, Roaring, RoaringOut};
+use crate::errors;
+use crate::int8;
+use crate::text::{self, Parsed, TextError};
+
+/// `sroar.output_format`: how `roaring64` values print as text.
+#[derive(PostgresGucEnum, Clone, Copy, PartialEq, Eq, Debug)]
+pub enum OutputFormat {
+    /// `{1,2,3}`, ascending int8 values.
+    Array,
+    /// `\x…`: the hex of the native bytes; compact and exact, for shipping values.
+    Hex,
+}
+
+pub static OUTPUT_FORMAT: GucSetting<OutputFormat> =
+    GucSetting::<OutputFormat>::new(OutputFormat::Array);
+
+/// Builds a set from int8 values given in any order, with duplicates.
+pub fn from_int8s(values: impl IntoIterator<Item = i64>) -> RoaringOut {
+    let mut v: Vec<u64> = values.into_iter().map(int8::to_u64).collect();
+    if !v.is_sorted() {
+        v.sort_unstable();
+    }
+    v.dedup();
+    match sroar::from_sorted(&v) {
+        Ok(bytes) => bytes.into(),
+        Err(e) => errors::too_large(e.needed),
+    }
+}
+
+/// Native bytes from outside (hex text, binary input, bytea): validated, then copied.
+fn from_native(bytes: &[u8]) -> RoaringOut {
+    if let Err(e) = RoaringView::from_bytes(bytes) {
+        errors::invalid_binary(e)
+    }
+    bytes.to_vec().into()
+}
+
+#[pg_extern(sql = false)]
+fn roaring64_in(input: &CStr) -> RoaringOut {
+    let Ok(s) = input.to_str() else {
+        errors::invalid_text("", 1, "input is not valid UTF-8")
+    };
+    match text::parse(s) {
+        Ok(Parsed::Values(values)) => from_int8s(values),
+        Ok(Parsed::Hex(bytes)) => from_native(&bytes),
+        Err(TextError::Syntax { position, what }) => errors::invalid_text(s, position, what),
+        Err(TextError::OutOfRange { number }) => errors::int8_out_of_range(&number),
+    }
+}
+
+#[pg_extern(sql = false)]
+fn roaring64_out(r: Roaring) -> CString {
+    let mut out = Vec::new();
+    match OUTPUT_FORMAT.get() {
+        OutputFormat::Hex => text::write_hex(&mut out, r.bytes()),
+        OutputFormat::Array => write_array(&mut out, r.view()),
+    }
+    // Neither form can contain a NUL byte.
+    CString::new(out).unwrap_or_else(|_| errors::invalid_parameter("roaring64 text contains NUL"))
+}
+
+fn write_array(out: &mut Vec<u8>, view: RoaringView<'_>) {
+    let mut iter = view.iter();
+    let mut batch = [0u64; 1024];
+    let mut digits = itoa::Buffer::new();
+    out.push(b'{');
+    loop {
+        let n = iter.next_batch(&mut batch);
+        if n == 0 {
+            break;
+        }
+        for &v in &batch[..n] {
+            out.extend_from_slice(digits.format(int8::to_i64(v)).as_bytes());
+            out.push(b',');
+        }
+        pgrx::check_for_interrupts!();
+    }
+    if out.len() > 1 {
+        out.pop();
+    }
+    out.push(b'}');
+}
+
+#[pg_extern(sql = false)]
+fn roaring64_recv(buf: pgrx::datum::Internal) -> RoaringOut {
+    from_native(take_stringinfo_rest(buf))
+}
+
+#[pg_extern(sql = false)]
+fn roaring64_send<'fcx>(r: Roaring<'fcx>) -> &'fcx [u8] {
+    r.bytes()
+}
+
+#[pg_extern(sql = false)]
+fn roaring64_from_bytea(bytes: &[u8]) -> RoaringOut {
+    from_native(bytes)
+}

@@ -1,0 +1,223 @@
+//! The text form of a `roaring64`: `{3,1,2}` in, `{1,2,3}` out, or `\x` followed by
+//! the hex of the native bytes. Plain Rust, so the parser is tested without a server.
+
+/// What is wrong with a text input, and where (1-based character position).
+#[derive(Debug, PartialEq, Eq)]
+pub enum TextError {
+    Syntax { position: usize, what: &'static str },
+    OutOfRange { number: String },
+}
+
+/// The parsed text: int8 values as written (any order, duplicates allowed), or the
+/// raw bytes of a hex input.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Parsed {
+    Values(Vec<i64>),
+    Hex(Vec<u8>),
+}
+
+/// Parses `{…}` or `\x…`, allowing whitespace around every token.
+pub fn parse(input: &str) -> Result<Parsed, TextError> {
+    let bytes = input.as_bytes();
+    let mut i = skip_ws(bytes, 0);
+    if bytes[i..].starts_with(b"\\x") {
+        return parse_hex(bytes, i + 2).map(Parsed::Hex);
+    }
+    let syntax = |position: usize, what| TextError::Syntax {
+        position: position + 1,
+        what,
+    };
+    if bytes.get(i) != Some(&b'{') {
+        return Err(syntax(i, "expected \"{\" or \"\\x\""));
+    }
+    i = skip_ws(bytes, i + 1);
+    let mut values = Vec::new();
+    if bytes.get(i) == Some(&b'}') {
+        i += 1;
+    } else {
+        loop {
+            let start = i;
+            if matches!(bytes.get(i), Some(b'-' | b'+')) {
+                i += 1;
+            }
+            let digits = i;
+            while bytes.get(i).is_some_and(u8::is_ascii_digit) {
+                i += 1;
+            }
+            if i == digits {
+                return Err(syntax(start, "expected an integer"));
+            }
+            let number = &input[start..i];
+            match number.parse::<i64>() {
+                Ok(v) => values.push(v),
+                Err(_) => {
+                    return Err(TextError::OutOfRange {
+                        number: number.to_owned(),
+                    })
+                }
+            }
+            i = skip_ws(bytes, i);
+            match bytes.get(i) {
+                Some(b',') => i = skip_ws(bytes, i + 1),
+                Some(b'}') => {
+                    i += 1;
+                    break;
+                }
+                _ => return Err(syntax(i, "expected \",\" or \"}\"")),
+            }
+        }
+    }
+    i = skip_ws(bytes, i);
+    if i != bytes.len() {
+        return Err(syntax(i, "unexpected text after \"}\""));
+    }
+    Ok(Parsed::Values(values))
+}
+
+fn skip_ws(bytes: &[u8], mut i: usize) -> usize {
+    while bytes.get(i).is_some_and(u8::is_ascii_whitespace) {
+        i += 1;
+    }
+    i
+}
+
+fn parse_hex(bytes: &[u8], start: usize) -> Result<Vec<u8>, TextError> {
+    let end = bytes.len()
+        - bytes
+            .iter()
+            .rev()
+            .take_while(|b| b.is_ascii_whitespace())
+            .count();
+    let hex = &bytes[start..end.max(start)];
+    if !hex.len().is_multiple_of(2) {
+        return Err(TextError::Syntax {
+            position: end + 1,
+            what: "odd number of hex digits",
+        });
+    }
+    let nibble = |pos: usize| -> Result<u8, TextError> {
+        let c = hex[pos];
+        (c as char)
+            .to_digit(16)
+            .map(|d| d as u8)
+            .ok_or(TextError::Syntax {
+                position: start + pos + 1,
+                what: "invalid hex digit",
+            })
+    };
+    (0..hex.len() / 2)
+        .map(|k| Ok(nibble(2 * k)? << 4 | nibble(2 * k + 1)?))
+        .collect()
+}
+
+/// Appends `\x` and the lowercase hex of `bytes`.
+pub fn write_hex(out: &mut Vec<u8>, bytes: &[u8]) {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    out.reserve(2 + 2 * bytes.len());
+    out.extend_from_slice(b"\\x");
+    for &b in bytes {
+        out.push(DIGITS[(b >> 4) as usize]);
+        out.push(DIGITS[(b & 15) as usize]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn values(s: &str) -> Vec<i64> {
+        match parse(s) {
+            Ok(Parsed::Values(v)) => v,
+            other => panic!("{s:?} gave {other:?}"),
+        }
+    }
+
+    #[test]
+    fn accepts_sets_in_any_order_with_whitespace() {
+        assert_eq!(values("{}"), Vec::<i64>::new());
+        assert_eq!(values("  { }  "), Vec::<i64>::new());
+        assert_eq!(values("{3, 1, 2, 2}"), vec![3, 1, 2, 2]);
+        assert_eq!(
+            values("{ -9223372036854775808 ,9223372036854775807,+5}"),
+            vec![i64::MIN, i64::MAX, 5]
+        );
+    }
+
+    #[test]
+    fn reports_positions() {
+        let err = |s: &str| parse(s).unwrap_err();
+        assert_eq!(
+            err(""),
+            TextError::Syntax {
+                position: 1,
+                what: "expected \"{\" or \"\\x\""
+            }
+        );
+        assert_eq!(
+            err("{1,}"),
+            TextError::Syntax {
+                position: 4,
+                what: "expected an integer"
+            }
+        );
+        assert_eq!(
+            err("{1 2}"),
+            TextError::Syntax {
+                position: 4,
+                what: "expected \",\" or \"}\""
+            }
+        );
+        assert_eq!(
+            err("{1"),
+            TextError::Syntax {
+                position: 3,
+                what: "expected \",\" or \"}\""
+            }
+        );
+        assert_eq!(
+            err("{1} x"),
+            TextError::Syntax {
+                position: 5,
+                what: "unexpected text after \"}\""
+            }
+        );
+        assert_eq!(
+            err("{-}"),
+            TextError::Syntax {
+                position: 2,
+                what: "expected an integer"
+            }
+        );
+        assert_eq!(
+            err("{9223372036854775808}"),
+            TextError::OutOfRange {
+                number: "9223372036854775808".into()
+            }
+        );
+    }
+
+    #[test]
+    fn hex_round_trips() {
+        let mut out = Vec::new();
+        write_hex(&mut out, &[0, 0xab, 0x7f]);
+        assert_eq!(out, b"\\x00ab7f");
+        assert_eq!(
+            parse("\\x00AB7f").unwrap(),
+            Parsed::Hex(vec![0, 0xab, 0x7f])
+        );
+        assert!(matches!(
+            parse("\\x0"),
+            Err(TextError::Syntax {
+                what: "odd number of hex digits",
+                ..
+            })
+        ));
+        assert!(matches!(
+            parse("\\x0g"),
+            Err(TextError::Syntax {
+                position: 4,
+                what: "invalid hex digit"
+            })
+        ));
+    }
+}

@@ -1,0 +1,131 @@
+//! Binary I/O through a real client: COPY (FORMAT binary) round-trips native bytes,
+//! and malformed binary input is refused with 22P03 while the connection and the
+//! server stay usable. scripts/test.sh starts the server and sets SROAR_PG_PORT.
+
+use std::io::{Read, Write};
+
+use postgres::Client;
+use sroar_pg_client_tests::connect;
+
+/// One-column binary COPY data holding the given field values.
+fn copy_binary(fields: &[&[u8]]) -> Vec<u8> {
+    let mut out = b"PGCOPY\n\xff\r\n\0".to_vec();
+    out.extend_from_slice(&0u32.to_be_bytes()); // flags
+    out.extend_from_slice(&0u32.to_be_bytes()); // header extension length
+    for f in fields {
+        out.extend_from_slice(&1u16.to_be_bytes());
+        out.extend_from_slice(&(f.len() as u32).to_be_bytes());
+        out.extend_from_slice(f);
+    }
+    out.extend_from_slice(&(-1i16).to_be_bytes());
+    out
+}
+
+/// The field values of one-column binary COPY data.
+fn parse_copy_binary(data: &[u8]) -> Vec<Vec<u8>> {
+    let mut at = 11 + 4 + 4;
+    let mut fields = Vec::new();
+    loop {
+        let n = i16::from_be_bytes([data[at], data[at + 1]]);
+        at += 2;
+        if n == -1 {
+            return fields;
+        }
+        assert_eq!(n, 1, "one column per row");
+        let len = u32::from_be_bytes(data[at..at + 4].try_into().unwrap()) as usize;
+        at += 4;
+        fields.push(data[at..at + len].to_vec());
+        at += len;
+    }
+}
+
+fn native_bytes(client: &mut Client, text: &str) -> Vec<u8> {
+    client
+        .query_one("SELECT $1::text::roaring64::bytea", &[&text])
+        .unwrap()
+        .get(0)
+}
+
+#[test]
+fn copy_binary_round_trips_native_bytes() {
+    let mut client = connect();
+    client
+        .batch_execute("DROP TABLE IF EXISTS copy_rt; CREATE TABLE copy_rt (r roaring64)")
+        .unwrap();
+    let texts = [
+        "{}",
+        "{0}",
+        "{-9223372036854775808,-1,0,65536,4294967296,9223372036854775807}",
+    ];
+    let mut values: Vec<Vec<u8>> = texts.iter().map(|t| native_bytes(&mut client, t)).collect();
+    values.push(
+        client
+            .query_one(
+                "SELECT rb_build(ARRAY(SELECT g FROM generate_series(1, 200000, 2) g))::bytea",
+                &[],
+            )
+            .unwrap()
+            .get(0),
+    );
+    let fields: Vec<&[u8]> = values.iter().map(Vec::as_slice).collect();
+    let mut writer = client
+        .copy_in("COPY copy_rt FROM STDIN (FORMAT binary)")
+        .unwrap();
+    writer.write_all(&copy_binary(&fields)).unwrap();
+    assert_eq!(writer.finish().unwrap(), values.len() as u64);
+
+    let mut out = Vec::new();
+    client
+        .copy_out("COPY copy_rt TO STDOUT (FORMAT binary)")
+        .unwrap()
+        .read_to_end(&mut out)
+        .unwrap();
+    assert_eq!(
+        parse_copy_binary(&out),
+        values,
+        "COPY out gives back the same bytes"
+    );
+
+    let texts_back: Vec<String> = client
+        .query("SELECT r::text FROM copy_rt", &[])
+        .unwrap()
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    assert_eq!(&texts_back[..3], &texts);
+}
+
+#[test]
+fn malformed_binary_input_is_22p03_and_the_connection_survives() {
+    let mut client = connect();
+    client
+        .batch_execute("DROP TABLE IF EXISTS copy_bad; CREATE TABLE copy_bad (r roaring64)")
+        .unwrap();
+    let good = native_bytes(&mut client, "{1,2,3,65536}");
+    let mut cases: Vec<Vec<u8>> = vec![
+        vec![],
+        b"SR64".to_vec(),
+        good[..good.len() - 1].to_vec(),
+        [good.as_slice(), &[0]].concat(),
+    ];
+    for i in 0..good.len() {
+        let mut bad = good.clone();
+        bad[i] ^= 0x5a;
+        cases.push(bad);
+    }
+    for bad in &cases {
+        let mut writer = client
+            .copy_in("COPY copy_bad FROM STDIN (FORMAT binary)")
+            .unwrap();
+        writer.write_all(&copy_binary(&[bad])).unwrap();
+        let err = writer.finish().expect_err("malformed input accepted");
+        let code = err.code().map(|c| c.code().to_owned());
+        assert_eq!(code.as_deref(), Some("22P03"), "for {bad:?}: {err}");
+        // The same connection keeps working.
+        let n: i64 = client
+            .query_one("SELECT count(*) FROM copy_bad", &[])
+            .unwrap()
+            .get(0);
+        assert_eq!(n, 0);
+    }
+}
