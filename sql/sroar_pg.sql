@@ -100,3 +100,137 @@ CREATE FUNCTION rb_contains(roaring64, int8) RETURNS bool
     AS 'MODULE_PATHNAME', 'rb_contains_int8_wrapper'
     LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION rb_contains(roaring64, int8) IS 'whether the element is in the set';
+
+-- ---------------------------------------------------------------------------
+-- Elements one at a time
+-- ---------------------------------------------------------------------------
+CREATE FUNCTION rb_add(roaring64, int8) RETURNS roaring64
+    AS 'MODULE_PATHNAME', 'rb_add_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION rb_add(roaring64, int8) IS 'the set with the element added';
+CREATE FUNCTION rb_add(int8, roaring64) RETURNS roaring64
+    AS 'MODULE_PATHNAME', 'rb_add_int8_first_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION rb_add(int8, roaring64) IS 'the set with the element added';
+CREATE FUNCTION rb_add(roaring64, int8[]) RETURNS roaring64
+    AS 'MODULE_PATHNAME', 'rb_add_many_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION rb_add(roaring64, int8[]) IS 'the set with the array''s elements added';
+CREATE FUNCTION rb_remove(roaring64, int8) RETURNS roaring64
+    AS 'MODULE_PATHNAME', 'rb_remove_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION rb_remove(roaring64, int8) IS 'the set without the element';
+CREATE FUNCTION rb_remove(roaring64, int8[]) RETURNS roaring64
+    AS 'MODULE_PATHNAME', 'rb_remove_many_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION rb_remove(roaring64, int8[]) IS 'the set without the array''s elements';
+
+CREATE FUNCTION rb_rank(roaring64, int8) RETURNS int8
+    AS 'MODULE_PATHNAME', 'rb_rank_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION rb_rank(roaring64, int8) IS 'the number of elements <= x';
+CREATE FUNCTION rb_index(roaring64, int8) RETURNS int8
+    AS 'MODULE_PATHNAME', 'rb_index_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION rb_index(roaring64, int8) IS 'the 0-based position of x, -1 if absent';
+CREATE FUNCTION rb_select(roaring64, int8) RETURNS int8
+    AS 'MODULE_PATHNAME', 'rb_select_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION rb_select(roaring64, int8) IS 'the k-th smallest element (0-based), NULL when out of range';
+CREATE FUNCTION rb_iterate(roaring64) RETURNS SETOF int8
+    AS 'MODULE_PATHNAME', 'rb_iterate_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE ROWS 1000;
+COMMENT ON FUNCTION rb_iterate(roaring64) IS 'the elements in ascending order, one row each (streamed)';
+CREATE FUNCTION rb_slice(roaring64, "offset" int8, "limit" int8) RETURNS roaring64
+    AS 'MODULE_PATHNAME', 'rb_slice_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION rb_slice(roaring64, int8, int8) IS 'the elements at ranks [offset, offset + limit)';
+CREATE FUNCTION rb_shift(roaring64, delta int8) RETURNS roaring64
+    AS 'MODULE_PATHNAME', 'rb_shift_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION rb_shift(roaring64, int8) IS 'every element plus delta; elements leaving the int8 domain are dropped';
+
+-- ---------------------------------------------------------------------------
+-- Ranges: half-open [start, end) in int8 order (start >= end is empty), or int8range
+-- ---------------------------------------------------------------------------
+CREATE FUNCTION rb_from_range(start int8, "end" int8) RETURNS roaring64
+    AS 'MODULE_PATHNAME', 'rb_from_range_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION rb_from_range(int8, int8) IS 'the set of all values in [start, end)';
+CREATE FUNCTION rb_from_range(int8range) RETURNS roaring64
+    AS 'MODULE_PATHNAME', 'rb_from_int8range_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION rb_from_range(int8range) IS 'the set of all values in the range';
+CREATE FUNCTION rb_range(roaring64, start int8, "end" int8) RETURNS roaring64
+    AS 'MODULE_PATHNAME', 'rb_range_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION rb_range(roaring64, int8, int8) IS 'the elements in [start, end)';
+CREATE FUNCTION rb_range(roaring64, int8range) RETURNS roaring64
+    AS 'MODULE_PATHNAME', 'rb_range_int8range_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION rb_range(roaring64, int8range) IS 'the elements in the range';
+CREATE FUNCTION rb_range_cardinality(roaring64, start int8, "end" int8) RETURNS int8
+    AS 'MODULE_PATHNAME', 'rb_range_cardinality_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION rb_range_cardinality(roaring64, int8, int8) IS 'the number of elements in [start, end)';
+CREATE FUNCTION rb_range_cardinality(roaring64, int8range) RETURNS int8
+    AS 'MODULE_PATHNAME', 'rb_range_cardinality_int8range_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION rb_range_cardinality(roaring64, int8range) IS 'the number of elements in the range';
+CREATE FUNCTION rb_contains_range(roaring64, start int8, "end" int8) RETURNS bool
+    AS 'MODULE_PATHNAME', 'rb_contains_range_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION rb_contains_range(roaring64, int8, int8) IS 'whether every value in [start, end) is an element';
+CREATE FUNCTION rb_contains_range(roaring64, int8range) RETURNS bool
+    AS 'MODULE_PATHNAME', 'rb_contains_int8range_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION rb_contains_range(roaring64, int8range) IS 'whether every value in the range is an element';
+CREATE FUNCTION rb_fill(roaring64, start int8, "end" int8) RETURNS roaring64
+    AS 'MODULE_PATHNAME', 'rb_fill_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION rb_fill(roaring64, int8, int8) IS 'the set with every value in [start, end) added';
+CREATE FUNCTION rb_fill(roaring64, int8range) RETURNS roaring64
+    AS 'MODULE_PATHNAME', 'rb_fill_int8range_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION rb_fill(roaring64, int8range) IS 'the set with every value in the range added';
+CREATE FUNCTION rb_clear(roaring64, start int8, "end" int8) RETURNS roaring64
+    AS 'MODULE_PATHNAME', 'rb_clear_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION rb_clear(roaring64, int8, int8) IS 'the set without the values in [start, end)';
+CREATE FUNCTION rb_clear(roaring64, int8range) RETURNS roaring64
+    AS 'MODULE_PATHNAME', 'rb_clear_int8range_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION rb_clear(roaring64, int8range) IS 'the set without the values in the range';
+CREATE FUNCTION rb_flip(roaring64, start int8, "end" int8) RETURNS roaring64
+    AS 'MODULE_PATHNAME', 'rb_flip_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION rb_flip(roaring64, int8, int8) IS 'the set with membership of every value in [start, end) flipped';
+CREATE FUNCTION rb_flip(roaring64, int8range) RETURNS roaring64
+    AS 'MODULE_PATHNAME', 'rb_flip_int8range_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION rb_flip(roaring64, int8range) IS 'the set with membership of every value in the range flipped';
+
+-- ---------------------------------------------------------------------------
+-- Layout
+-- ---------------------------------------------------------------------------
+CREATE FUNCTION rb_stats(roaring64) RETURNS jsonb
+    AS 'MODULE_PATHNAME', 'rb_stats_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION rb_stats(roaring64) IS
+    'cardinality, containers and bytes by kind, runs and format version of the stored value';
+
+-- ---------------------------------------------------------------------------
+-- The standard 64-bit portable format (CRoaring, roaring-rs, Go, Java, and
+-- pg_roaringbitmap's roaringbitmap64): portable value v is the int8 with the same
+-- 64 bits. Migration: ALTER TABLE t ALTER c TYPE roaring64 USING rb_from_portable(c::bytea)
+-- ---------------------------------------------------------------------------
+CREATE FUNCTION rb_to_portable(roaring64) RETURNS bytea
+    AS 'MODULE_PATHNAME', 'rb_to_portable_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION rb_to_portable(roaring64) IS
+    'the set in the standard 64-bit roaring portable format, as CRoaring and roaring-rs write it';
+CREATE FUNCTION rb_from_portable(bytea) RETURNS roaring64
+    AS 'MODULE_PATHNAME', 'rb_from_portable_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION rb_from_portable(bytea) IS
+    'the set read from the standard 64-bit roaring portable format (validated)';

@@ -6,6 +6,10 @@
 //! 0 ↦ 2^63, i64::MAX ↦ u64::MAX. So every ordered operation (min, max, rank,
 //! select, ranges, iteration) needs no translation beyond this one XOR.
 
+use std::ops::Bound;
+
+use pgrx::datum::{Range, RangeBound};
+
 const SIGN: u64 = 1 << 63;
 
 /// The stored u64 of an int8 value.
@@ -19,6 +23,35 @@ pub fn to_u64(x: i64) -> u64 {
 pub fn to_i64(v: u64) -> i64 {
     (v ^ SIGN) as i64
 }
+
+/// The u64 bounds of the half-open int8 range [start, end); `start >= end` is empty.
+pub fn half_open(start: i64, end: i64) -> (Bound<u64>, Bound<u64>) {
+    if start >= end {
+        return EMPTY;
+    }
+    (Bound::Included(to_u64(start)), Bound::Excluded(to_u64(end)))
+}
+
+/// The u64 bounds of an int8range: an unbounded side reaches int8 min or max.
+pub fn range_bounds(r: &Range<i64>) -> (Bound<u64>, Bound<u64>) {
+    let (Some(lower), Some(upper)) = (r.lower(), r.upper()) else {
+        return EMPTY;
+    };
+    let lower = match lower {
+        RangeBound::Infinite => Bound::Unbounded,
+        RangeBound::Inclusive(l) => Bound::Included(to_u64(*l)),
+        RangeBound::Exclusive(l) => Bound::Excluded(to_u64(*l)),
+    };
+    let upper = match upper {
+        RangeBound::Infinite => Bound::Unbounded,
+        RangeBound::Inclusive(u) => Bound::Included(to_u64(*u)),
+        RangeBound::Exclusive(u) => Bound::Excluded(to_u64(*u)),
+    };
+    (lower, upper)
+}
+
+/// An empty range: [0, 0).
+const EMPTY: (Bound<u64>, Bound<u64>) = (Bound::Included(0), Bound::Excluded(0));
 
 #[cfg(test)]
 mod tests {

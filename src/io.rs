@@ -91,9 +91,48 @@ fn write_array(out: &mut Vec<u8>, view: RoaringView<'_>) {
     out.push(b'}');
 }
 
+/// Bytes in the standard 64-bit portable format, validated and converted. Portable
+/// value v is the int8 with the same 64 bits (as pg_roaringbitmap reads it), so the
+/// stored u64 is v with its top bit toggled.
+fn from_portable(bytes: &[u8]) -> RoaringOut {
+    let unsigned = sroar::from_portable(bytes).unwrap_or_else(|e| errors::invalid_binary(e));
+    let view = RoaringView::from_bytes(&unsigned).unwrap_or_else(|e| errors::invalid_binary(e));
+    view.toggle_top_bit()
+        .unwrap_or_else(|e| errors::too_large(e.needed))
+        .into()
+}
+
+/// Binary input (COPY … FORMAT binary, binary parameters): native bytes, or the
+/// standard portable format, told apart by their first 8 bytes (see FORMAT.md).
 #[pg_extern(sql = false)]
 fn roaring64_recv(buf: pgrx::datum::Internal) -> RoaringOut {
-    from_native(take_stringinfo_rest(buf))
+    let bytes = take_stringinfo_rest(buf);
+    if !bytes.starts_with(&sroar::format::MAGIC) && sroar::looks_like_portable(bytes) {
+        from_portable(bytes)
+    } else {
+        from_native(bytes)
+    }
+}
+
+#[pg_extern(sql = false)]
+fn rb_from_portable(bytes: &[u8]) -> RoaringOut {
+    from_portable(bytes)
+}
+
+/// The standard 64-bit portable format, byte-identical to CRoaring's and roaring-rs's
+/// output for the same set.
+#[pg_extern(sql = false)]
+fn rb_to_portable(r: Roaring) -> Vec<u8> {
+    let unsigned = r
+        .view()
+        .toggle_top_bit()
+        .unwrap_or_else(|e| errors::too_large(e.needed));
+    let view = RoaringView::from_bytes(&unsigned).unwrap_or_else(|e| errors::invalid_binary(e));
+    let len = sroar::portable::portable_len(&view);
+    if len.saturating_add(pgrx::pg_sys::VARHDRSZ) > errors::MAX_VALUE_BYTES {
+        errors::too_large(len as u64);
+    }
+    sroar::to_portable(&view)
 }
 
 #[pg_extern(sql = false)]

@@ -12,6 +12,29 @@ fn sroar_version() -> String {
     )
 }
 
+/// How a value is laid out: containers and bytes by kind, runs, format version.
+#[pg_extern(sql = false)]
+fn rb_stats(r: crate::datum::Roaring) -> pgrx::JsonB {
+    let s = r.view().stats();
+    let kind = |k: &sroar::KindStats| {
+        serde_json::json!({
+            "containers": k.containers,
+            "bytes": k.payload_bytes,
+            "cardinality": k.cardinality,
+        })
+    };
+    pgrx::JsonB(serde_json::json!({
+        "cardinality": s.cardinality,
+        "containers": s.containers,
+        "bytes": s.total_bytes,
+        "array": kind(&s.array),
+        "bitmap": kind(&s.bitmap),
+        "run": kind(&s.run),
+        "runs": s.runs,
+        "format_version": s.version,
+    }))
+}
+
 #[cfg(any(test, feature = "pg_test"))]
 #[pg_schema]
 mod tests {

@@ -31,11 +31,12 @@ fn rb_build_int4(values: Array<i32>) -> RoaringOut {
 #[pg_extern(sql = false)]
 fn rb_to_array(r: Roaring) -> Vec<i64> {
     let view = r.view();
-    let mut out = Vec::with_capacity(
-        usize::try_from(view.len())
-            .unwrap_or(usize::MAX)
-            .min(1 << 27),
-    );
+    // An int8[] carries a 24-byte header and 8 bytes per element.
+    let bytes = view.len().saturating_mul(8).saturating_add(24);
+    if bytes > errors::MAX_VALUE_BYTES as u64 {
+        errors::too_large(bytes);
+    }
+    let mut out = Vec::with_capacity(view.len() as usize);
     let mut iter = view.iter();
     let mut batch = [0u64; 1024];
     loop {

@@ -1,4 +1,6 @@
 //! SQL functions, grouped by what users call them for.
 
 mod build;
+mod element;
+mod range;
 mod scalar;

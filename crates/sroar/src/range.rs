@@ -101,18 +101,15 @@ impl RoaringView<'_> {
         let end = dir.lower_bound(klast.saturating_add(1)).max(begin);
         let keys_in_range = klast - kfirst + 1;
         let missing = keys_in_range - (end - begin) as u64;
-        if matches!(edit, Edit::Fill | Edit::Flip) {
+        let gaps = matches!(edit, Edit::Fill | Edit::Flip);
+        if gaps {
             check_containers(missing)?;
         }
         let outside = match edit {
             Edit::Keep => 0,
             _ => n - (end - begin),
         };
-        let created = if edit == Edit::Keep {
-            0
-        } else {
-            missing as usize
-        };
+        let created = if gaps { missing as usize } else { 0 };
         let mut w = Writer::with_capacity(
             outside + (end - begin) + created,
             self.as_bytes().len() + 4 * created,
@@ -124,7 +121,6 @@ impl RoaringView<'_> {
             }
         }
         let mut scratch = [0u64; WORDS];
-        let gaps = matches!(edit, Edit::Fill | Edit::Flip);
         // First key of the range not handled yet.
         let mut next_key = kfirst;
         for i in begin..end {

@@ -62,3 +62,36 @@ impl RoaringView<'_> {
         s
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::{from_values, RoaringView};
+
+    #[test]
+    fn counts_each_kind() {
+        // key 0: array {1, 3}; key 1: bitmap of 5000 even lows; key 2: two runs.
+        let values = [1, 3]
+            .into_iter()
+            .chain((0..5000u64).map(|x| (1 << 16) | (2 * x)))
+            .chain((2 << 16)..(2 << 16) + 100)
+            .chain((2 << 16) + 200..(2 << 16) + 300);
+        let bytes = from_values(values).unwrap();
+        let s = RoaringView::from_bytes(&bytes).unwrap().stats();
+        assert_eq!((s.version, s.cardinality, s.containers), (1, 5202, 3));
+        assert_eq!(
+            (
+                s.array.containers,
+                s.array.payload_bytes,
+                s.array.cardinality
+            ),
+            (1, 4, 2)
+        );
+        assert_eq!((s.bitmap.containers, s.bitmap.payload_bytes), (1, 8192));
+        assert_eq!(
+            (s.run.containers, s.run.payload_bytes, s.run.cardinality),
+            (1, 8, 200)
+        );
+        assert_eq!(s.runs, 2);
+        assert_eq!(s.total_bytes, 40 + 36 + 4 + 8192 + 8);
+    }
+}

@@ -26,9 +26,10 @@ impl<'a> RoaringView<'a> {
     ///
     /// # Safety
     /// `bytes` must be a buffer that [`RoaringView::from_bytes`] accepts, for
-    /// example the output of this crate or a buffer validated before. This crate
-    /// uses no `unsafe` code, so breaking the contract cannot cause undefined
-    /// behavior; it can make queries return wrong answers or panic.
+    /// example the output of this crate or a buffer validated before (and not
+    /// modified since). Today every read is bounds-checked, so breaking the
+    /// contract makes queries return wrong answers or panic rather than cause
+    /// undefined behavior; later versions (SIMD kernels) may rely on it fully.
     #[allow(unsafe_code)]
     pub unsafe fn from_bytes_unchecked(bytes: &'a [u8]) -> Self {
         RoaringView { bytes }

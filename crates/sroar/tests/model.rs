@@ -79,6 +79,16 @@ fn check_queries(m: &Model, probes: &[u64]) {
         assert_eq!(got, sorted, "batch size {chunk}");
     }
 
+    // A batch from the front stops where the back cursor has been.
+    let mut it = v.iter();
+    let tail: Vec<u64> = it.by_ref().rev().take(3).collect();
+    let mut buf = vec![0u64; sorted.len() + 1];
+    let n = it.next_batch(&mut buf);
+    assert_eq!(n + tail.len(), sorted.len());
+    assert_eq!(&buf[..n], &sorted[..n]);
+    assert_eq!(it.next(), None);
+    assert_eq!(it.next_batch(&mut buf), 0);
+
     for &x in &all_probes(m, probes) {
         assert_eq!(v.contains(x), m.contains(&x), "contains({x})");
         let rank = m.range(..=x).count() as u64;
@@ -91,6 +101,9 @@ fn check_queries(m: &Model, probes: &[u64]) {
         let mut back_from: Vec<u64> = v.iter_from(x).rev().take(5).collect();
         let mut model_back: Vec<u64> = m.range(x..).rev().take(5).copied().collect();
         assert_eq!(back_from, model_back, "iter_from({x}).rev()");
+        // Walking all the way back stops exactly at the first value >= x.
+        let lowest = v.iter_from(x).rev().fold(None, |_, y| Some(y));
+        assert_eq!(lowest, m.range(x..).next().copied());
         back_from.clear();
         model_back.clear();
         let mut it = v.iter_from(x);
@@ -182,12 +195,25 @@ fn model_range(a: u64, b: u64, inclusive: bool) -> Vec<u64> {
     }
 }
 
+/// The values of the sorted `a` that are not in `b`.
+fn sorted_minus(a: &[u64], b: &Model) -> Vec<u64> {
+    let mut b = b.iter().peekable();
+    a.iter()
+        .copied()
+        .filter(|&x| {
+            while b.next_if(|&&y| y < x).is_some() {}
+            b.peek() != Some(&&x)
+        })
+        .collect()
+}
+
 fn check_edits(m: &Model, probes: &[u64], widths: &[u32], deltas: &[i128]) {
     let bytes = build(m);
     let v = RoaringView::from_bytes(&bytes).unwrap();
     let p = all_probes(m, probes);
 
-    for &x in p.iter().take(12) {
+    let spread = (p.len() / 8).max(1);
+    for &x in p.iter().step_by(spread) {
         let mut mi = m.clone();
         mi.insert(x);
         assert_encodes(&v.insert(x).unwrap(), &mi, "insert");
@@ -210,7 +236,7 @@ fn check_edits(m: &Model, probes: &[u64], widths: &[u32], deltas: &[i128]) {
     }
     assert_encodes(&v.remove_many(&victims).unwrap(), &mr, "remove_many");
 
-    for (i, &a) in p.iter().enumerate().take(10) {
+    for (i, &a) in p.iter().step_by(spread).enumerate() {
         let width = u64::from(widths[i % widths.len()]);
         let b = if i % 3 == 2 {
             a.saturating_sub(width)
@@ -227,22 +253,17 @@ fn check_edits(m: &Model, probes: &[u64], widths: &[u32], deltas: &[i128]) {
         };
         assert_encodes(&v.range(r).unwrap(), &sub, "range");
 
-        let mut filled = m.clone();
-        filled.extend(span.iter().copied());
+        // The span is contiguous; build each expected set in one bulk collect.
+        let in_span = |x: &u64| span.first().is_some_and(|f| f <= x) && span.last() >= Some(x);
+        let outside = || m.iter().copied().filter(|x| !in_span(x));
+
+        let filled: Model = outside().chain(span.iter().copied()).collect();
         assert_encodes(&v.fill(r).unwrap(), &filled, "fill");
 
-        let mut cleared = m.clone();
-        for x in &span {
-            cleared.remove(x);
-        }
+        let cleared: Model = outside().collect();
         assert_encodes(&v.clear(r).unwrap(), &cleared, "clear");
 
-        let mut flipped = m.clone();
-        for x in &span {
-            if !flipped.remove(x) {
-                flipped.insert(*x);
-            }
-        }
+        let flipped: Model = outside().chain(sorted_minus(&span, &sub)).collect();
         assert_encodes(&v.flip(r).unwrap(), &flipped, "flip");
     }
 

@@ -1,4 +1,49 @@
-//! Slice kernels (scalar and SIMD tiers) used by the container operations.
+//! Bottom-layer kernels: operations on raw little-endian slices.
 //!
-//! This module is intentionally empty: it is being written separately and will be
-//! filled in by its own change.
+//! Kernels know nothing about containers or the serialized format. Inputs are
+//! read in place from byte slices at any (possibly unaligned) address:
+//!
+//! * sorted, strictly increasing `u16` arrays: `&[[u8; 2]]`;
+//! * bitmaps: `&[[u8; 8]]` of exactly [`bitmap::WORDS`] words (bit `b` of
+//!   word `w` is value `64 * w + b`);
+//! * runs: `&[[u8; 4]]`, each `start: u16 LE, len_minus_1: u16 LE`;
+//! * directory keys: `&[[u8; 8]]`, each a LE `u64`.
+//!
+//! Array and run outputs are *appended* to the given `Vec`.
+//!
+//! The public functions of [`mod@array`], [`bitmap`], [`array_bitmap`], [`run`]
+//! and [`search`] dispatch through the tier chosen once by [`dispatch`]; the
+//! per-tier function tables are reachable through [`dispatch::kernels_for`]
+//! and the scalar versions through each module's `scalar` submodule.
+//!
+//! | kernel | scalar | AVX2 | AVX-512 |
+//! |---|---|---|---|
+//! | `array::{intersect, intersect_count, intersects}` | merge (branchless) / gallop | 8×8 block compare | 32×16 broadcast compare + `vpcompressw` |
+//! | `array::union` | merge (branchless) / gallop | min/max merge network | (AVX2) |
+//! | `array::{xor, difference}` | merge (branchless) / gallop | – | – |
+//! | `bitmap::{op_into, op_count, intersects, or_assign, or_assign_words, popcount, count_runs}` | word loop | 256-bit, Harley–Seal + Mula popcount | 512-bit, `vpopcntq` |
+//! | `bitmap::to_array` | `tzcnt` loop | byte table (dense words) | `vpcompressw` |
+//! | `bitmap::{to_runs, set_range, clear_range, flip_range, range_count}` | word masks | – | – |
+//! | `array_bitmap::*`, `run::*`, `search::lower_bound_u16` | scalar | – | – |
+//! | `search::lower_bound_keys` | branchless binary search | + 16-entry window compare | + 32-entry window compare |
+//!
+//! Short inputs and very different sizes fall back from a SIMD tier to the
+//! next lower one. `unsafe` lives only in the SIMD tier files
+//! (`avx2/{array,bitmap,search}.rs`, `avx512/{array,bitmap,search}.rs`, each
+//! starting with `#![allow(unsafe_code)]`); every SIMD load and store goes
+//! through a reference of exactly the accessed size, and the `#[target_feature]`
+//! functions are only reachable through tables that need a detection proof.
+
+pub mod array;
+pub mod array_bitmap;
+pub mod bitmap;
+pub mod dispatch;
+pub mod run;
+pub mod search;
+
+#[cfg(target_arch = "x86_64")]
+mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod avx512;
+
+pub use dispatch::{available_tiers, set_tier, tier, Tier, Unsupported};

@@ -1,0 +1,74 @@
+//! Mixed kernels: a sorted `u16` array (`&[[u8; 2]]`) against a bitmap
+//! (serialized `&[[u8; 8]]` of [`WORDS`] words, or an in-memory
+//! `[u64; 1024]`). Scalar only: each array value costs one word load and a bit
+//! test, which gathers do not beat.
+
+use super::bitmap::{scalar::words, WORDS};
+
+#[inline(always)]
+fn test(bitmap: &[[u8; 8]; WORDS], v: u16) -> bool {
+    (u64::from_le_bytes(bitmap[(v >> 6) as usize]) >> (v & 63)) & 1 != 0
+}
+
+/// Values of `array` that are set in `bitmap`, appended to `out`.
+pub fn intersect(array: &[[u8; 2]], bitmap: &[[u8; 8]], out: &mut Vec<u16>) {
+    let bitmap = words(bitmap);
+    out.reserve(array.len());
+    out.extend(
+        array
+            .iter()
+            .map(|e| u16::from_le_bytes(*e))
+            .filter(|&v| test(bitmap, v)),
+    );
+}
+
+/// Number of values of `array` set in `bitmap`.
+pub fn intersect_count(array: &[[u8; 2]], bitmap: &[[u8; 8]]) -> u32 {
+    let bitmap = words(bitmap);
+    array
+        .iter()
+        .map(|e| test(bitmap, u16::from_le_bytes(*e)) as u32)
+        .sum()
+}
+
+/// Whether some value of `array` is set in `bitmap`.
+pub fn intersects(array: &[[u8; 2]], bitmap: &[[u8; 8]]) -> bool {
+    let bitmap = words(bitmap);
+    array.iter().any(|e| test(bitmap, u16::from_le_bytes(*e)))
+}
+
+/// Values of `array` not set in `bitmap`, appended to `out`.
+pub fn difference(array: &[[u8; 2]], bitmap: &[[u8; 8]], out: &mut Vec<u16>) {
+    let bitmap = words(bitmap);
+    out.reserve(array.len());
+    out.extend(
+        array
+            .iter()
+            .map(|e| u16::from_le_bytes(*e))
+            .filter(|&v| !test(bitmap, v)),
+    );
+}
+
+/// Sets the values of `array` in `words`.
+pub fn set_into(array: &[[u8; 2]], words: &mut [u64; WORDS]) {
+    for e in array {
+        let v = u16::from_le_bytes(*e);
+        words[(v >> 6) as usize] |= 1 << (v & 63);
+    }
+}
+
+/// Clears the values of `array` from `words`.
+pub fn clear_from(array: &[[u8; 2]], words: &mut [u64; WORDS]) {
+    for e in array {
+        let v = u16::from_le_bytes(*e);
+        words[(v >> 6) as usize] &= !(1 << (v & 63));
+    }
+}
+
+/// Flips the values of `array` in `words`.
+pub fn flip_into(array: &[[u8; 2]], words: &mut [u64; WORDS]) {
+    for e in array {
+        let v = u16::from_le_bytes(*e);
+        words[(v >> 6) as usize] ^= 1 << (v & 63);
+    }
+}

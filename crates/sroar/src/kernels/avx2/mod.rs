@@ -1,0 +1,33 @@
+//! AVX2 tier (x86-64 with AVX2, POPCNT, BMI1, BMI2, LZCNT).
+//!
+//! The safe wrappers in the submodules call `#[target_feature]` functions;
+//! they are only reachable through [`table`], which needs an [`Avx2Proof`]
+//! that the dispatcher creates only after runtime detection.
+
+mod array;
+mod bitmap;
+mod search;
+
+use super::dispatch::{Avx2Proof, Kernels, Tier};
+
+static TABLE: Kernels = Kernels {
+    tier: Tier::Avx2,
+    array_intersect: array::intersect,
+    array_intersect_count: array::intersect_count,
+    array_intersects: array::intersects,
+    array_union: array::union,
+    bitmap_op_into: bitmap::op_into,
+    bitmap_op_count: bitmap::op_count,
+    bitmap_intersects: bitmap::intersects,
+    bitmap_or_assign: bitmap::or_assign,
+    bitmap_or_assign_words: bitmap::or_assign_words,
+    bitmap_popcount: bitmap::popcount,
+    bitmap_count_runs: bitmap::count_runs,
+    bitmap_to_array: bitmap::to_array,
+    lower_bound_keys: search::lower_bound_keys,
+};
+
+/// The AVX2 table; the proof shows the CPU supports it.
+pub(in crate::kernels) fn table(_proof: Avx2Proof) -> &'static Kernels {
+    &TABLE
+}

@@ -1,0 +1,282 @@
+#![allow(unsafe_code)]
+//! AVX-512 bitmap kernels: 512-bit word operations, `vpopcntq` counts, and
+//! VBMI2 `vpcompressw` bit extraction.
+
+use core::arch::x86_64::*;
+use core::mem::MaybeUninit;
+
+use crate::kernels::bitmap::scalar::words;
+use crate::kernels::bitmap::{BitOp, WORDS};
+
+const AND: u8 = 0;
+const OR: u8 = 1;
+const XOR: u8 = 2;
+const ANDNOT: u8 = 3;
+
+#[inline]
+fn oct<T>(s: &[T], i: usize) -> &[T; 8] {
+    s[i..i + 8].try_into().expect("8 elements")
+}
+
+#[inline]
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx512vbmi2,avx2,popcnt,bmi1,bmi2,lzcnt"
+)]
+fn load_bytes(q: &[[u8; 8]; 8]) -> __m512i {
+    // SAFETY: `q` is 64 readable bytes; unaligned load.
+    unsafe { _mm512_loadu_si512(q.as_ptr().cast()) }
+}
+
+#[inline]
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx512vbmi2,avx2,popcnt,bmi1,bmi2,lzcnt"
+)]
+fn load_words(q: &[u64; 8]) -> __m512i {
+    // SAFETY: `q` is 64 readable bytes; unaligned load.
+    unsafe { _mm512_loadu_si512(q.as_ptr().cast()) }
+}
+
+#[inline]
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx512vbmi2,avx2,popcnt,bmi1,bmi2,lzcnt"
+)]
+fn store_words(q: &mut [u64; 8], v: __m512i) {
+    // SAFETY: `q` is 64 writable bytes; unaligned store.
+    unsafe { _mm512_storeu_si512(q.as_mut_ptr().cast(), v) }
+}
+
+#[inline]
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx512vbmi2,avx2,popcnt,bmi1,bmi2,lzcnt"
+)]
+fn apply<const OP: u8>(a: __m512i, b: __m512i) -> __m512i {
+    match OP {
+        AND => _mm512_and_si512(a, b),
+        OR => _mm512_or_si512(a, b),
+        XOR => _mm512_xor_si512(a, b),
+        _ => _mm512_andnot_si512(b, a),
+    }
+}
+
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx512vbmi2,avx2,popcnt,bmi1,bmi2,lzcnt"
+)]
+fn op_into_avx512<const OP: u8>(
+    a: &[[u8; 8]; WORDS],
+    b: &[[u8; 8]; WORDS],
+    out: &mut [u64; WORDS],
+) -> u32 {
+    let mut acc = _mm512_setzero_si512();
+    for i in (0..WORDS).step_by(8) {
+        let v = apply::<OP>(load_bytes(oct(a, i)), load_bytes(oct(b, i)));
+        store_words((&mut out[i..i + 8]).try_into().expect("8 words"), v);
+        acc = _mm512_add_epi64(acc, _mm512_popcnt_epi64(v));
+    }
+    _mm512_reduce_add_epi64(acc) as u32
+}
+
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx512vbmi2,avx2,popcnt,bmi1,bmi2,lzcnt"
+)]
+fn op_count_avx512<const OP: u8>(a: &[[u8; 8]; WORDS], b: &[[u8; 8]; WORDS]) -> u32 {
+    let mut acc = _mm512_setzero_si512();
+    for i in (0..WORDS).step_by(8) {
+        let v = apply::<OP>(load_bytes(oct(a, i)), load_bytes(oct(b, i)));
+        acc = _mm512_add_epi64(acc, _mm512_popcnt_epi64(v));
+    }
+    _mm512_reduce_add_epi64(acc) as u32
+}
+
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx512vbmi2,avx2,popcnt,bmi1,bmi2,lzcnt"
+)]
+fn intersects_avx512(a: &[[u8; 8]; WORDS], b: &[[u8; 8]; WORDS]) -> bool {
+    for i in (0..WORDS).step_by(32) {
+        let mut acc = _mm512_setzero_si512();
+        for k in (i..i + 32).step_by(8) {
+            let v = _mm512_and_si512(load_bytes(oct(a, k)), load_bytes(oct(b, k)));
+            acc = _mm512_or_si512(acc, v);
+        }
+        if _mm512_test_epi64_mask(acc, acc) != 0 {
+            return true;
+        }
+    }
+    false
+}
+
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx512vbmi2,avx2,popcnt,bmi1,bmi2,lzcnt"
+)]
+fn or_assign_avx512(acc: &mut [u64; WORDS], b: &[[u8; 8]; WORDS]) {
+    for i in (0..WORDS).step_by(8) {
+        let q: &mut [u64; 8] = (&mut acc[i..i + 8]).try_into().expect("8 words");
+        let v = _mm512_or_si512(load_words(q), load_bytes(oct(b, i)));
+        store_words(q, v);
+    }
+}
+
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx512vbmi2,avx2,popcnt,bmi1,bmi2,lzcnt"
+)]
+fn or_assign_words_avx512(acc: &mut [u64; WORDS], b: &[u64; WORDS]) {
+    for i in (0..WORDS).step_by(8) {
+        let q: &mut [u64; 8] = (&mut acc[i..i + 8]).try_into().expect("8 words");
+        let v = _mm512_or_si512(load_words(q), load_words(oct(b, i)));
+        store_words(q, v);
+    }
+}
+
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx512vbmi2,avx2,popcnt,bmi1,bmi2,lzcnt"
+)]
+fn popcount_avx512(w: &[u64; WORDS]) -> u32 {
+    let mut acc = _mm512_setzero_si512();
+    for i in (0..WORDS).step_by(8) {
+        acc = _mm512_add_epi64(acc, _mm512_popcnt_epi64(load_words(oct(w, i))));
+    }
+    _mm512_reduce_add_epi64(acc) as u32
+}
+
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx512vbmi2,avx2,popcnt,bmi1,bmi2,lzcnt"
+)]
+fn count_runs_avx512(w: &[u64; WORDS]) -> u32 {
+    // Run starts: set bits whose lower neighbour is clear. The lower
+    // neighbours of a vector's words are its words shifted up by one lane,
+    // with the previous vector's last word shifted in (`valignq`).
+    let mut acc = _mm512_setzero_si512();
+    let mut prev = _mm512_setzero_si512();
+    for i in (0..WORDS).step_by(8) {
+        let cur = load_words(oct(w, i));
+        let lower = _mm512_alignr_epi64::<7>(cur, prev);
+        let below = _mm512_or_si512(_mm512_slli_epi64::<1>(cur), _mm512_srli_epi64::<63>(lower));
+        acc = _mm512_add_epi64(acc, _mm512_popcnt_epi64(_mm512_andnot_si512(below, cur)));
+        prev = cur;
+    }
+    _mm512_reduce_add_epi64(acc) as u32
+}
+
+static IOTA: [u16; 32] = {
+    let mut t = [0u16; 32];
+    let mut i = 0;
+    while i < 32 {
+        t[i] = i as u16;
+        i += 1;
+    }
+    t
+};
+
+/// Writes the set bits to `dst` (which needs popcount + 32 slots); returns
+/// how many.
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx512vbmi2,avx2,popcnt,bmi1,bmi2,lzcnt"
+)]
+fn to_array_avx512(w: &[u64; WORDS], dst: &mut [MaybeUninit<u16>]) -> usize {
+    // SAFETY: `IOTA` is 64 readable bytes; unaligned load.
+    let iota = unsafe { _mm512_loadu_si512(IOTA.as_ptr().cast()) };
+    let step = _mm512_set1_epi16(32);
+    let mut values = iota; // 32 * k + lane, for 32-bit chunk k
+    let mut pos = 0usize;
+    for &x in w {
+        for half in [x as u32, (x >> 32) as u32] {
+            if half != 0 {
+                let packed = _mm512_maskz_compress_epi16(half, values);
+                let c: &mut [MaybeUninit<u16>; 32] =
+                    (&mut dst[pos..pos + 32]).try_into().expect("32 slots");
+                // SAFETY: `c` is 64 writable bytes; unaligned store.
+                unsafe { _mm512_storeu_si512(c.as_mut_ptr().cast(), packed) };
+                pos += half.count_ones() as usize;
+            }
+            values = _mm512_add_epi16(values, step);
+        }
+    }
+    pos
+}
+
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx512vbmi2,avx2,popcnt,bmi1,bmi2,lzcnt"
+)]
+fn op_into_any(
+    op: BitOp,
+    a: &[[u8; 8]; WORDS],
+    b: &[[u8; 8]; WORDS],
+    out: &mut [u64; WORDS],
+) -> u32 {
+    match op {
+        BitOp::And => op_into_avx512::<AND>(a, b, out),
+        BitOp::Or => op_into_avx512::<OR>(a, b, out),
+        BitOp::Xor => op_into_avx512::<XOR>(a, b, out),
+        BitOp::AndNot => op_into_avx512::<ANDNOT>(a, b, out),
+    }
+}
+
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx512vbmi2,avx2,popcnt,bmi1,bmi2,lzcnt"
+)]
+fn op_count_any(op: BitOp, a: &[[u8; 8]; WORDS], b: &[[u8; 8]; WORDS]) -> u32 {
+    match op {
+        BitOp::And => op_count_avx512::<AND>(a, b),
+        BitOp::Or => op_count_avx512::<OR>(a, b),
+        BitOp::Xor => op_count_avx512::<XOR>(a, b),
+        BitOp::AndNot => op_count_avx512::<ANDNOT>(a, b),
+    }
+}
+
+/// `out = a op b`; returns the cardinality.
+pub(super) fn op_into(op: BitOp, a: &[[u8; 8]], b: &[[u8; 8]], out: &mut [u64; WORDS]) -> u32 {
+    let (a, b) = (words(a), words(b));
+    // SAFETY: only reachable through the AVX-512 table, which the dispatcher
+    // hands out only after detecting the enabled features.
+    unsafe { op_into_any(op, a, b, out) }
+}
+
+/// Cardinality of `a op b`.
+pub(super) fn op_count(op: BitOp, a: &[[u8; 8]], b: &[[u8; 8]]) -> u32 {
+    let (a, b) = (words(a), words(b));
+    // SAFETY: features detected (see `op_into`).
+    unsafe { op_count_any(op, a, b) }
+}
+
+/// Whether `a & b` is non-zero.
+pub(super) fn intersects(a: &[[u8; 8]], b: &[[u8; 8]]) -> bool {
+    let (a, b) = (words(a), words(b));
+    // SAFETY: AVX-512 features detected (see `op_into`).
+    unsafe { intersects_avx512(a, b) }
+}
+
+/// `acc |= b`.
+pub(super) fn or_assign(acc: &mut [u64; WORDS], b: &[[u8; 8]]) {
+    let b = words(b);
+    // SAFETY: AVX-512 features detected (see `op_into`).
+    unsafe { or_assign_avx512(acc, b) }
+}
+
+/// `acc |= b`.
+pub(super) fn or_assign_words(acc: &mut [u64; WORDS], b: &[u64; WORDS]) {
+    // SAFETY: AVX-512 features detected (see `op_into`).
+    unsafe { or_assign_words_avx512(acc, b) }
+}
+
+/// Number of set bits.
+pub(super) fn popcount(w: &[u64; WORDS]) -> u32 {
+    // SAFETY: AVX-512 features detected (see `op_into`).
+    unsafe { popcount_avx512(w) }
+}
+
+/// Number of maximal runs.
+pub(super) fn count_runs(w: &[u64; WORDS]) -> u32 {
+    // SAFETY: AVX-512 features detected (see `op_into`).
+    unsafe { count_runs_avx512(w) }
+}
+
+/// Appends the set bits to `out`.
+pub(super) fn to_array(w: &[u64; WORDS], out: &mut Vec<u16>) {
+    let cap = popcount(w) as usize + 32;
+    out.reserve(cap);
+    let len = out.len();
+    // SAFETY: AVX-512 features detected (see `op_into`).
+    let n = unsafe { to_array_avx512(w, &mut out.spare_capacity_mut()[..cap]) };
+    // SAFETY: `to_array_avx512` wrote the first `n` spare slots (a contiguous
+    // prefix), and `n <= cap <= capacity - len`.
+    unsafe { out.set_len(len + n) }
+}

@@ -1,0 +1,313 @@
+//! Bitmaps of exactly [`WORDS`] 64-bit words (65536 bits); bit `b` of word
+//! `w` is value `64 * w + b`.
+//!
+//! Serialized inputs are `&[[u8; 8]]` (little-endian words, any address) and
+//! must hold exactly [`WORDS`] words (checked: the kernels panic otherwise).
+//! Accumulators and outputs are `&mut [u64; 1024]`.
+
+use super::dispatch::kernels;
+
+/// Words in a bitmap.
+pub const WORDS: usize = 1024;
+
+/// A binary word-wise operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BitOp {
+    /// `a & b`
+    And,
+    /// `a | b`
+    Or,
+    /// `a ^ b`
+    Xor,
+    /// `a & !b`
+    AndNot,
+}
+
+impl BitOp {
+    /// All operations.
+    pub const ALL: [BitOp; 4] = [BitOp::And, BitOp::Or, BitOp::Xor, BitOp::AndNot];
+
+    /// Applies the operation to one pair of words.
+    #[inline(always)]
+    pub fn apply(self, a: u64, b: u64) -> u64 {
+        match self {
+            BitOp::And => a & b,
+            BitOp::Or => a | b,
+            BitOp::Xor => a ^ b,
+            BitOp::AndNot => a & !b,
+        }
+    }
+}
+
+/// `out = a op b`; returns the cardinality of `out`.
+#[inline]
+pub fn op_into(op: BitOp, a: &[[u8; 8]], b: &[[u8; 8]], out: &mut [u64; WORDS]) -> u32 {
+    (kernels().bitmap_op_into)(op, a, b, out)
+}
+
+/// Cardinality of `a op b` (nothing is written).
+#[inline]
+pub fn op_count(op: BitOp, a: &[[u8; 8]], b: &[[u8; 8]]) -> u32 {
+    (kernels().bitmap_op_count)(op, a, b)
+}
+
+/// Whether `a & b` is non-zero (stops early).
+#[inline]
+pub fn intersects(a: &[[u8; 8]], b: &[[u8; 8]]) -> bool {
+    (kernels().bitmap_intersects)(a, b)
+}
+
+/// `acc |= b`, without counting (for n-way unions).
+#[inline]
+pub fn or_assign(acc: &mut [u64; WORDS], b: &[[u8; 8]]) {
+    (kernels().bitmap_or_assign)(acc, b)
+}
+
+/// `acc |= b` for an in-memory bitmap.
+#[inline]
+pub fn or_assign_words(acc: &mut [u64; WORDS], b: &[u64; WORDS]) {
+    (kernels().bitmap_or_assign_words)(acc, b)
+}
+
+/// Number of set bits.
+#[inline]
+pub fn popcount(words: &[u64; WORDS]) -> u32 {
+    (kernels().bitmap_popcount)(words)
+}
+
+/// Number of maximal runs of set bits.
+#[inline]
+pub fn count_runs(words: &[u64; WORDS]) -> u32 {
+    (kernels().bitmap_count_runs)(words)
+}
+
+/// Appends the set bits, in increasing order, to `out`.
+#[inline]
+pub fn to_array(words: &[u64; WORDS], out: &mut Vec<u16>) {
+    (kernels().bitmap_to_array)(words, out)
+}
+
+/// Appends the maximal runs `(start, len - 1)` of set bits to `out`.
+#[inline]
+pub fn to_runs(words: &[u64; WORDS], out: &mut Vec<(u16, u16)>) {
+    scalar::to_runs(words, out)
+}
+
+/// Sets the bits `start..=end_inclusive` (both `< 65536`, `start <= end`).
+#[inline]
+pub fn set_range(words: &mut [u64; WORDS], start: u32, end_inclusive: u32) {
+    scalar::set_range(words, start, end_inclusive)
+}
+
+/// Clears the bits `start..=end_inclusive`.
+#[inline]
+pub fn clear_range(words: &mut [u64; WORDS], start: u32, end_inclusive: u32) {
+    scalar::clear_range(words, start, end_inclusive)
+}
+
+/// Flips the bits `start..=end_inclusive`.
+#[inline]
+pub fn flip_range(words: &mut [u64; WORDS], start: u32, end_inclusive: u32) {
+    scalar::flip_range(words, start, end_inclusive)
+}
+
+/// Number of set bits in `start..=end_inclusive`.
+#[inline]
+pub fn range_count(words: &[u64; WORDS], start: u32, end_inclusive: u32) -> u32 {
+    scalar::range_count(words, start, end_inclusive)
+}
+
+/// Portable implementations (also the reference for the SIMD tiers).
+pub mod scalar {
+    use super::{BitOp, WORDS};
+
+    /// Views a serialized bitmap as a fixed-size array; panics when it does
+    /// not hold exactly [`WORDS`] words.
+    #[inline(always)]
+    pub fn words(b: &[[u8; 8]]) -> &[[u8; 8]; WORDS] {
+        match b.try_into() {
+            Ok(w) => w,
+            Err(_) => panic!("bitmap must have {WORDS} words, got {}", b.len()),
+        }
+    }
+
+    #[inline(always)]
+    fn op_into_with(
+        a: &[[u8; 8]; WORDS],
+        b: &[[u8; 8]; WORDS],
+        out: &mut [u64; WORDS],
+        f: impl Fn(u64, u64) -> u64,
+    ) -> u32 {
+        let mut n = 0;
+        for ((o, x), y) in out.iter_mut().zip(a).zip(b) {
+            let w = f(u64::from_le_bytes(*x), u64::from_le_bytes(*y));
+            *o = w;
+            n += w.count_ones();
+        }
+        n
+    }
+
+    #[inline(always)]
+    fn op_count_with(
+        a: &[[u8; 8]; WORDS],
+        b: &[[u8; 8]; WORDS],
+        f: impl Fn(u64, u64) -> u64,
+    ) -> u32 {
+        a.iter()
+            .zip(b)
+            .map(|(x, y)| f(u64::from_le_bytes(*x), u64::from_le_bytes(*y)).count_ones())
+            .sum()
+    }
+
+    /// `out = a op b`; returns the cardinality.
+    pub fn op_into(op: BitOp, a: &[[u8; 8]], b: &[[u8; 8]], out: &mut [u64; WORDS]) -> u32 {
+        let (a, b) = (words(a), words(b));
+        match op {
+            BitOp::And => op_into_with(a, b, out, |x, y| x & y),
+            BitOp::Or => op_into_with(a, b, out, |x, y| x | y),
+            BitOp::Xor => op_into_with(a, b, out, |x, y| x ^ y),
+            BitOp::AndNot => op_into_with(a, b, out, |x, y| x & !y),
+        }
+    }
+
+    /// Cardinality of `a op b`.
+    pub fn op_count(op: BitOp, a: &[[u8; 8]], b: &[[u8; 8]]) -> u32 {
+        let (a, b) = (words(a), words(b));
+        match op {
+            BitOp::And => op_count_with(a, b, |x, y| x & y),
+            BitOp::Or => op_count_with(a, b, |x, y| x | y),
+            BitOp::Xor => op_count_with(a, b, |x, y| x ^ y),
+            BitOp::AndNot => op_count_with(a, b, |x, y| x & !y),
+        }
+    }
+
+    /// Whether `a & b` is non-zero.
+    pub fn intersects(a: &[[u8; 8]], b: &[[u8; 8]]) -> bool {
+        let (a, b) = (words(a), words(b));
+        a.chunks_exact(16).zip(b.chunks_exact(16)).any(|(x, y)| {
+            x.iter().zip(y).fold(0u64, |acc, (x, y)| {
+                acc | (u64::from_le_bytes(*x) & u64::from_le_bytes(*y))
+            }) != 0
+        })
+    }
+
+    /// `acc |= b`.
+    pub fn or_assign(acc: &mut [u64; WORDS], b: &[[u8; 8]]) {
+        for (o, x) in acc.iter_mut().zip(words(b)) {
+            *o |= u64::from_le_bytes(*x);
+        }
+    }
+
+    /// `acc |= b`.
+    pub fn or_assign_words(acc: &mut [u64; WORDS], b: &[u64; WORDS]) {
+        for (o, x) in acc.iter_mut().zip(b) {
+            *o |= *x;
+        }
+    }
+
+    /// Number of set bits.
+    pub fn popcount(words: &[u64; WORDS]) -> u32 {
+        words.iter().map(|w| w.count_ones()).sum()
+    }
+
+    /// Number of maximal runs of set bits.
+    pub fn count_runs(words: &[u64; WORDS]) -> u32 {
+        let mut carry = 0u64;
+        let mut n = 0;
+        for &w in words {
+            n += (w & !((w << 1) | carry)).count_ones();
+            carry = w >> 63;
+        }
+        n
+    }
+
+    /// Appends the set bits to `out`.
+    pub fn to_array(words: &[u64; WORDS], out: &mut Vec<u16>) {
+        for (i, &w) in words.iter().enumerate() {
+            let base = (i as u32) << 6;
+            let mut w = w;
+            while w != 0 {
+                out.push((base + w.trailing_zeros()) as u16);
+                w &= w - 1;
+            }
+        }
+    }
+
+    /// Appends the maximal runs `(start, len - 1)` to `out`.
+    pub fn to_runs(words: &[u64; WORDS], out: &mut Vec<(u16, u16)>) {
+        // Run starts are set bits whose lower neighbour is clear; run ends are
+        // set bits whose upper neighbour is clear. The k-th end closes the
+        // k-th start, and a word's starts are pushed before its ends are read.
+        let mut fill = out.len();
+        let mut carry = 0u64;
+        for i in 0..WORDS {
+            let w = words[i];
+            let next_low = if i + 1 < WORDS { words[i + 1] & 1 } else { 0 };
+            let base = (i as u32) << 6;
+            let mut starts = w & !((w << 1) | carry);
+            let mut ends = w & !((w >> 1) | (next_low << 63));
+            carry = w >> 63;
+            while starts != 0 {
+                out.push(((base + starts.trailing_zeros()) as u16, 0));
+                starts &= starts - 1;
+            }
+            while ends != 0 {
+                let end = (base + ends.trailing_zeros()) as u16;
+                let run = &mut out[fill];
+                run.1 = end - run.0;
+                fill += 1;
+                ends &= ends - 1;
+            }
+        }
+    }
+
+    /// Calls `f(word, mask)` for every word touched by `start..=end`.
+    #[inline(always)]
+    fn for_range(words: &mut [u64; WORDS], start: u32, end: u32, mut f: impl FnMut(&mut u64, u64)) {
+        assert!(start <= end && end < 65536, "bad range {start}..={end}");
+        let (ws, we) = ((start >> 6) as usize, (end >> 6) as usize);
+        let first = !0u64 << (start & 63);
+        let last = !0u64 >> (63 - (end & 63));
+        if ws == we {
+            f(&mut words[ws], first & last);
+        } else {
+            f(&mut words[ws], first);
+            for w in &mut words[ws + 1..we] {
+                f(w, !0);
+            }
+            f(&mut words[we], last);
+        }
+    }
+
+    /// Sets the bits `start..=end`.
+    pub fn set_range(words: &mut [u64; WORDS], start: u32, end: u32) {
+        for_range(words, start, end, |w, m| *w |= m)
+    }
+
+    /// Clears the bits `start..=end`.
+    pub fn clear_range(words: &mut [u64; WORDS], start: u32, end: u32) {
+        for_range(words, start, end, |w, m| *w &= !m)
+    }
+
+    /// Flips the bits `start..=end`.
+    pub fn flip_range(words: &mut [u64; WORDS], start: u32, end: u32) {
+        for_range(words, start, end, |w, m| *w ^= m)
+    }
+
+    /// Number of set bits in `start..=end`.
+    pub fn range_count(words: &[u64; WORDS], start: u32, end: u32) -> u32 {
+        assert!(start <= end && end < 65536, "bad range {start}..={end}");
+        let (ws, we) = ((start >> 6) as usize, (end >> 6) as usize);
+        let first = !0u64 << (start & 63);
+        let last = !0u64 >> (63 - (end & 63));
+        if ws == we {
+            return (words[ws] & first & last).count_ones();
+        }
+        (words[ws] & first).count_ones()
+            + words[ws + 1..we]
+                .iter()
+                .map(|w| w.count_ones())
+                .sum::<u32>()
+            + (words[we] & last).count_ones()
+    }
+}

@@ -1,0 +1,233 @@
+//! Run lists: `&[[u8; 4]]`, each `start: u16 LE, len_minus_1: u16 LE`.
+//!
+//! Inputs must be sorted and non-overlapping (adjacent runs are accepted).
+//! Outputs `(start, len - 1)` are appended to `out` and are maximal: sorted
+//! and separated by at least one absent value. Scalar only: run counts are
+//! small and the work is branchy.
+
+use super::bitmap::{scalar::set_range, WORDS};
+use super::search::scalar::lower_bound_u16;
+
+/// Start and inclusive end of run `r`, as `u32`.
+#[inline(always)]
+pub fn bounds(r: [u8; 4]) -> (u32, u32) {
+    let start = u16::from_le_bytes([r[0], r[1]]) as u32;
+    let len_minus_1 = u16::from_le_bytes([r[2], r[3]]) as u32;
+    (start, start + len_minus_1)
+}
+
+/// Appends the run `start..=end` to `out`, merging it into the last run when
+/// they touch or overlap (`start` must not precede the last run's start).
+#[inline]
+fn push_run(out: &mut Vec<(u16, u16)>, floor: usize, start: u32, end: u32) {
+    if out.len() > floor {
+        let last = out.last_mut().expect("non-empty");
+        let last_end = last.0 as u32 + last.1 as u32;
+        if start <= last_end + 1 {
+            if end > last_end {
+                last.1 = (end - last.0 as u32) as u16;
+            }
+            return;
+        }
+    }
+    out.push((start as u16, (end - start) as u16));
+}
+
+/// Boundary `k` of a run list: starts at even `k`, `end + 1` at odd `k`.
+#[inline(always)]
+fn point(runs: &[[u8; 4]], k: usize) -> u32 {
+    let (s, e) = bounds(runs[k >> 1]);
+    if k & 1 == 0 {
+        s
+    } else {
+        e + 1
+    }
+}
+
+/// Sweeps the boundaries of both lists and emits the maximal runs where
+/// `f(in_a, in_b)` holds.
+#[inline(always)]
+fn sweep(a: &[[u8; 4]], b: &[[u8; 4]], out: &mut Vec<(u16, u16)>, f: impl Fn(bool, bool) -> bool) {
+    let (na, nb) = (2 * a.len(), 2 * b.len());
+    let (mut i, mut j) = (0, 0);
+    let (mut in_a, mut in_b, mut on) = (false, false, false);
+    let mut start = 0u32;
+    while i < na || j < nb {
+        let pa = if i < na { point(a, i) } else { u32::MAX };
+        let pb = if j < nb { point(b, j) } else { u32::MAX };
+        let x = pa.min(pb);
+        while i < na && point(a, i) == x {
+            in_a = !in_a;
+            i += 1;
+        }
+        while j < nb && point(b, j) == x {
+            in_b = !in_b;
+            j += 1;
+        }
+        let now = f(in_a, in_b);
+        if now != on {
+            if now {
+                start = x;
+            } else {
+                out.push((start as u16, (x - 1 - start) as u16));
+            }
+            on = now;
+        }
+    }
+}
+
+/// `a ∩ b`.
+pub fn intersect(a: &[[u8; 4]], b: &[[u8; 4]], out: &mut Vec<(u16, u16)>) {
+    let floor = out.len();
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        let (sa, ea) = bounds(a[i]);
+        let (sb, eb) = bounds(b[j]);
+        let (s, e) = (sa.max(sb), ea.min(eb));
+        if s <= e {
+            push_run(out, floor, s, e);
+        }
+        if ea < eb {
+            i += 1;
+        } else {
+            j += 1;
+        }
+    }
+}
+
+/// `a ∪ b`.
+pub fn union(a: &[[u8; 4]], b: &[[u8; 4]], out: &mut Vec<(u16, u16)>) {
+    let floor = out.len();
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() || j < b.len() {
+        let take_a = j >= b.len() || (i < a.len() && bounds(a[i]).0 <= bounds(b[j]).0);
+        let (s, e) = if take_a {
+            i += 1;
+            bounds(a[i - 1])
+        } else {
+            j += 1;
+            bounds(b[j - 1])
+        };
+        push_run(out, floor, s, e);
+    }
+}
+
+/// `a ⊕ b`.
+pub fn xor(a: &[[u8; 4]], b: &[[u8; 4]], out: &mut Vec<(u16, u16)>) {
+    sweep(a, b, out, |x, y| x != y)
+}
+
+/// `a \ b`.
+pub fn difference(a: &[[u8; 4]], b: &[[u8; 4]], out: &mut Vec<(u16, u16)>) {
+    sweep(a, b, out, |x, y| x && !y)
+}
+
+/// `|a ∩ b|`.
+pub fn intersect_count(a: &[[u8; 4]], b: &[[u8; 4]]) -> u32 {
+    let (mut i, mut j, mut n) = (0, 0, 0u32);
+    while i < a.len() && j < b.len() {
+        let (sa, ea) = bounds(a[i]);
+        let (sb, eb) = bounds(b[j]);
+        let (s, e) = (sa.max(sb), ea.min(eb));
+        if s <= e {
+            n += e - s + 1;
+        }
+        if ea < eb {
+            i += 1;
+        } else {
+            j += 1;
+        }
+    }
+    n
+}
+
+/// Whether `a ∩ b` is non-empty.
+pub fn intersects(a: &[[u8; 4]], b: &[[u8; 4]]) -> bool {
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        let (sa, ea) = bounds(a[i]);
+        let (sb, eb) = bounds(b[j]);
+        if sa.max(sb) <= ea.min(eb) {
+            return true;
+        }
+        if ea < eb {
+            i += 1;
+        } else {
+            j += 1;
+        }
+    }
+    false
+}
+
+/// Calls `f(lo, hi)` with the index range of `array` inside each run, in
+/// order, skipping empty ranges.
+#[inline(always)]
+fn for_each_hit(runs: &[[u8; 4]], array: &[[u8; 2]], mut f: impl FnMut(usize, usize) -> bool) {
+    let mut i = 0;
+    for r in runs {
+        if i >= array.len() {
+            return;
+        }
+        let (s, e) = bounds(*r);
+        i += lower_bound_u16(&array[i..], s as u16);
+        let mut k = i;
+        while k < array.len() && u16::from_le_bytes(array[k]) as u32 <= e {
+            k += 1;
+        }
+        if k > i && !f(i, k) {
+            return;
+        }
+        i = k;
+    }
+}
+
+/// Values of `array` inside some run, appended to `out`.
+pub fn run_array_intersect(runs: &[[u8; 4]], array: &[[u8; 2]], out: &mut Vec<u16>) {
+    for_each_hit(runs, array, |lo, hi| {
+        out.extend(array[lo..hi].iter().map(|e| u16::from_le_bytes(*e)));
+        true
+    });
+}
+
+/// Number of values of `array` inside some run.
+pub fn run_array_count(runs: &[[u8; 4]], array: &[[u8; 2]]) -> u32 {
+    let mut n = 0;
+    for_each_hit(runs, array, |lo, hi| {
+        n += (hi - lo) as u32;
+        true
+    });
+    n
+}
+
+/// Whether some value of `array` is inside some run.
+pub fn run_array_intersects(runs: &[[u8; 4]], array: &[[u8; 2]]) -> bool {
+    let mut hit = false;
+    for_each_hit(runs, array, |_, _| {
+        hit = true;
+        false
+    });
+    hit
+}
+
+/// Sets every run in `words`.
+pub fn set_into(runs: &[[u8; 4]], words: &mut [u64; WORDS]) {
+    for r in runs {
+        let (s, e) = bounds(*r);
+        set_range(words, s, e);
+    }
+}
+
+/// Whether `low` is inside some run (binary search).
+pub fn contains(runs: &[[u8; 4]], low: u16) -> bool {
+    let low = low as u32;
+    // Number of runs starting at or before `low`.
+    let k = runs.partition_point(|r| bounds(*r).0 <= low);
+    k > 0 && bounds(runs[k - 1]).1 >= low
+}
+
+/// Number of values in the runs.
+pub fn card(runs: &[[u8; 4]]) -> u32 {
+    runs.iter()
+        .map(|r| u16::from_le_bytes([r[2], r[3]]) as u32 + 1)
+        .sum()
+}

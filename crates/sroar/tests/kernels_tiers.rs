@@ -1,0 +1,461 @@
+//! Every kernel, every tier this CPU supports: compared against the scalar
+//! tier and against a trivial model (BTreeSet / bit-by-bit sets); scalar-only
+//! kernels against the model. Inputs are read
+//! from odd addresses so the SIMD loads are unaligned.
+
+mod kernels_common;
+
+use std::collections::BTreeSet;
+
+use kernels_common::*;
+use proptest::collection::btree_set;
+use proptest::prelude::*;
+use sroar::kernels::bitmap::BitOp;
+use sroar::kernels::dispatch::SCALAR;
+use sroar::kernels::{array, array_bitmap, bitmap, run, search};
+
+const SENTINEL: u16 = 0xABCD;
+
+fn config() -> ProptestConfig {
+    // PROPTEST_CASES overrides the default for longer soak runs.
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(160);
+    ProptestConfig {
+        cases,
+        ..ProptestConfig::default()
+    }
+}
+
+/// Runs an appending array kernel and returns what it appended (checking
+/// that the existing contents were kept).
+fn appended(f: impl FnOnce(&mut Vec<u16>)) -> Vec<u16> {
+    let mut out = vec![SENTINEL];
+    f(&mut out);
+    assert_eq!(out[0], SENTINEL);
+    out.split_off(1)
+}
+
+fn check_array_pair(a: &[u16], b: &[u16]) {
+    let (ba, bb) = (Buf::u16s(a), Buf::u16s(b));
+    let (x, y) = (ba.a2(), bb.a2());
+    let (sa, sb) = (set(a), set(b));
+    let inter: Vec<u16> = sa.intersection(&sb).copied().collect();
+    let uni: Vec<u16> = sa.union(&sb).copied().collect();
+    let xor: Vec<u16> = sa.symmetric_difference(&sb).copied().collect();
+    let diff: Vec<u16> = sa.difference(&sb).copied().collect();
+    for (tier, k) in tiers() {
+        for (p, q, swapped) in [(x, y, false), (y, x, true)] {
+            let got = appended(|o| (k.array_intersect)(p, q, o));
+            assert_strictly_increasing(&got);
+            assert_eq!(got, inter, "{tier} intersect swapped={swapped}");
+            assert_eq!(got, appended(|o| (SCALAR.array_intersect)(p, q, o)));
+            assert_eq!(
+                (k.array_intersect_count)(p, q) as usize,
+                inter.len(),
+                "{tier} count"
+            );
+            assert_eq!(
+                (k.array_intersects)(p, q),
+                !inter.is_empty(),
+                "{tier} intersects"
+            );
+            let got = appended(|o| (k.array_union)(p, q, o));
+            assert_strictly_increasing(&got);
+            assert_eq!(got, uni, "{tier} union swapped={swapped}");
+            assert_eq!(got, appended(|o| (SCALAR.array_union)(p, q, o)));
+            assert_eq!(
+                (k.array_intersect_count)(p, q),
+                (SCALAR.array_intersect_count)(p, q)
+            );
+        }
+    }
+    // Scalar-only kernels and the dispatched entry points.
+    assert_eq!(appended(|o| array::xor(x, y, o)), xor);
+    assert_eq!(appended(|o| array::xor(y, x, o)), xor);
+    assert_eq!(appended(|o| array::difference(x, y, o)), diff);
+    let rdiff: Vec<u16> = sb.difference(&sa).copied().collect();
+    assert_eq!(appended(|o| array::difference(y, x, o)), rdiff);
+    assert_eq!(appended(|o| array::intersect(x, y, o)), inter);
+    assert_eq!(appended(|o| array::union(x, y, o)), uni);
+    assert_eq!(array::intersect_count(x, y) as usize, inter.len());
+    assert_eq!(array::intersects(x, y), !inter.is_empty());
+}
+
+fn check_bitmap_pair(a: &[u64], b: &[u64]) {
+    let (ba, bb) = (Buf::u64s(a), Buf::u64s(b));
+    let (x, y) = (ba.a8(), bb.a8());
+    for op in BitOp::ALL {
+        let model: Vec<u64> = a.iter().zip(b).map(|(p, q)| op.apply(*p, *q)).collect();
+        let card: u32 = model.iter().map(|w| w.count_ones()).sum();
+        for (tier, k) in tiers() {
+            let mut out = [0x5555u64; 1024];
+            assert_eq!(
+                (k.bitmap_op_into)(op, x, y, &mut out),
+                card,
+                "{tier} {op:?}"
+            );
+            assert_eq!(out.as_slice(), model.as_slice(), "{tier} {op:?}");
+            assert_eq!((k.bitmap_op_count)(op, x, y), card, "{tier} {op:?} count");
+            assert_eq!(
+                (k.bitmap_op_count)(op, x, y),
+                (SCALAR.bitmap_op_count)(op, x, y)
+            );
+        }
+        assert_eq!(bitmap::op_count(op, x, y), card);
+    }
+    let inter = a.iter().zip(b).any(|(p, q)| p & q != 0);
+    let aw: &[u64; 1024] = a.try_into().unwrap();
+    let bw: &[u64; 1024] = b.try_into().unwrap();
+    for (tier, k) in tiers() {
+        assert_eq!((k.bitmap_intersects)(x, y), inter, "{tier} intersects");
+        let mut acc = *aw;
+        (k.bitmap_or_assign)(&mut acc, y);
+        let or: Vec<u64> = a.iter().zip(b).map(|(p, q)| p | q).collect();
+        assert_eq!(acc.as_slice(), or.as_slice(), "{tier} or_assign");
+        let mut acc = *aw;
+        (k.bitmap_or_assign_words)(&mut acc, bw);
+        assert_eq!(acc.as_slice(), or.as_slice(), "{tier} or_assign_words");
+    }
+    assert_eq!(bitmap::intersects(x, y), inter);
+}
+
+fn check_bitmap_single(w: &[u64]) {
+    let words: &[u64; 1024] = w.try_into().unwrap();
+    let s = words_to_set(w);
+    let values: Vec<u16> = s.iter().copied().collect();
+    let runs = set_to_runs(&s);
+    for (tier, k) in tiers() {
+        assert_eq!(
+            (k.bitmap_popcount)(words) as usize,
+            s.len(),
+            "{tier} popcount"
+        );
+        assert_eq!(
+            (k.bitmap_count_runs)(words) as usize,
+            runs.len(),
+            "{tier} count_runs"
+        );
+        let got = appended(|o| (k.bitmap_to_array)(words, o));
+        assert_eq!(got, values, "{tier} to_array");
+        assert_eq!(got, appended(|o| (SCALAR.bitmap_to_array)(words, o)));
+        assert_eq!(
+            (k.bitmap_count_runs)(words),
+            (SCALAR.bitmap_count_runs)(words)
+        );
+    }
+    let mut r = vec![(1u16, 1u16)];
+    bitmap::to_runs(words, &mut r);
+    assert_eq!(r[0], (1, 1));
+    assert_eq!(&r[1..], runs.as_slice(), "to_runs");
+    assert_maximal_runs(&r[1..]);
+    assert_eq!(bitmap::popcount(words) as usize, s.len());
+    assert_eq!(bitmap::count_runs(words) as usize, runs.len());
+}
+
+fn check_ranges(w: &[u64], start: u32, end: u32) {
+    let words: [u64; 1024] = w.try_into().unwrap();
+    let s = words_to_set(w);
+    let range: BTreeSet<u16> = (start..=end).map(|x| x as u16).collect();
+    let count = s.intersection(&range).count() as u32;
+    assert_eq!(bitmap::range_count(&words, start, end), count);
+    let mut t = words;
+    bitmap::set_range(&mut t, start, end);
+    assert_eq!(words_to_set(&t), s.union(&range).copied().collect());
+    let mut t = words;
+    bitmap::clear_range(&mut t, start, end);
+    assert_eq!(words_to_set(&t), s.difference(&range).copied().collect());
+    let mut t = words;
+    bitmap::flip_range(&mut t, start, end);
+    assert_eq!(
+        words_to_set(&t),
+        s.symmetric_difference(&range).copied().collect()
+    );
+}
+
+fn check_array_bitmap(a: &[u16], w: &[u64]) {
+    let (ba, bw) = (Buf::u16s(a), Buf::u64s(w));
+    let (x, y) = (ba.a2(), bw.a8());
+    let sa = set(a);
+    let sw = words_to_set(w);
+    let inter: Vec<u16> = sa.intersection(&sw).copied().collect();
+    let diff: Vec<u16> = sa.difference(&sw).copied().collect();
+    assert_eq!(appended(|o| array_bitmap::intersect(x, y, o)), inter);
+    assert_eq!(array_bitmap::intersect_count(x, y) as usize, inter.len());
+    assert_eq!(array_bitmap::intersects(x, y), !inter.is_empty());
+    assert_eq!(appended(|o| array_bitmap::difference(x, y, o)), diff);
+    let words: [u64; 1024] = w.try_into().unwrap();
+    let mut t = words;
+    array_bitmap::set_into(x, &mut t);
+    assert_eq!(words_to_set(&t), sw.union(&sa).copied().collect());
+    let mut t = words;
+    array_bitmap::clear_from(x, &mut t);
+    assert_eq!(words_to_set(&t), sw.difference(&sa).copied().collect());
+    let mut t = words;
+    array_bitmap::flip_into(x, &mut t);
+    assert_eq!(
+        words_to_set(&t),
+        sw.symmetric_difference(&sa).copied().collect()
+    );
+}
+
+type RunOp = fn(&[[u8; 4]], &[[u8; 4]], &mut Vec<(u16, u16)>);
+
+fn run_op(f: RunOp, x: &[[u8; 4]], y: &[[u8; 4]]) -> Vec<(u16, u16)> {
+    let mut out = vec![(7u16, 0u16)];
+    f(x, y, &mut out);
+    assert_eq!(out[0], (7, 0));
+    let out = out.split_off(1);
+    assert_maximal_runs(&out);
+    out
+}
+
+fn check_runs(a: &[(u16, u16)], b: &[(u16, u16)]) {
+    let (ba, bb) = (Buf::runs(a), Buf::runs(b));
+    let (x, y) = (ba.a4(), bb.a4());
+    let (sa, sb) = (runs_to_set(a), runs_to_set(b));
+    let inter: BTreeSet<u16> = sa.intersection(&sb).copied().collect();
+    assert_eq!(run_op(run::intersect, x, y), set_to_runs(&inter));
+    assert_eq!(
+        run_op(run::union, x, y),
+        set_to_runs(&sa.union(&sb).copied().collect())
+    );
+    assert_eq!(
+        run_op(run::xor, x, y),
+        set_to_runs(&sa.symmetric_difference(&sb).copied().collect())
+    );
+    assert_eq!(
+        run_op(run::difference, x, y),
+        set_to_runs(&sa.difference(&sb).copied().collect())
+    );
+    assert_eq!(run::intersect_count(x, y) as usize, inter.len());
+    assert_eq!(run::intersects(x, y), !inter.is_empty());
+    assert_eq!(run::card(x) as usize, sa.len());
+    let mut words = [0u64; 1024];
+    run::set_into(x, &mut words);
+    assert_eq!(words_to_set(&words), sa);
+    for probe in [0u16, 1, 65534, 65535]
+        .into_iter()
+        .chain(sb.iter().copied().take(50))
+    {
+        assert_eq!(
+            run::contains(x, probe),
+            sa.contains(&probe),
+            "contains {probe}"
+        );
+    }
+    for &(s, l) in b.iter().take(30) {
+        for p in [
+            s.wrapping_sub(1),
+            s,
+            s.wrapping_add(l),
+            s.wrapping_add(l).wrapping_add(1),
+        ] {
+            assert_eq!(run::contains(x, p), sa.contains(&p), "contains {p}");
+        }
+    }
+}
+
+fn check_run_array(r: &[(u16, u16)], a: &[u16]) {
+    let (br, ba) = (Buf::runs(r), Buf::u16s(a));
+    let (x, y) = (br.a4(), ba.a2());
+    let sr = runs_to_set(r);
+    let inter: Vec<u16> = set(a).intersection(&sr).copied().collect();
+    assert_eq!(appended(|o| run::run_array_intersect(x, y, o)), inter);
+    assert_eq!(run::run_array_count(x, y) as usize, inter.len());
+    assert_eq!(run::run_array_intersects(x, y), !inter.is_empty());
+}
+
+fn check_search(keys: &[u64], targets: &[u64]) {
+    let buf = Buf::u64s(keys);
+    let e = buf.a8();
+    for &t in targets {
+        let want = keys.partition_point(|&k| k < t);
+        for (tier, k) in tiers() {
+            assert_eq!(
+                (k.lower_bound_keys)(e, t),
+                want,
+                "{tier} lower_bound_keys({t})"
+            );
+        }
+        assert_eq!(search::lower_bound_keys(e, t), want);
+    }
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    #[test]
+    fn array_kernels((a, b) in u16_pair()) {
+        check_array_pair(&a, &b);
+    }
+
+    #[test]
+    fn array_lower_bound(a in sorted_u16(), xs in proptest::collection::vec(any::<u16>(), 0..20)) {
+        let buf = Buf::u16s(&a);
+        let v = buf.a2();
+        for x in xs.into_iter().chain(a.iter().copied().take(10)).chain([0, 65535]) {
+            prop_assert_eq!(search::lower_bound_u16(v, x), a.partition_point(|&y| y < x));
+        }
+    }
+
+    #[test]
+    fn bitmap_pair_kernels(a in bitmap(), b in bitmap()) {
+        check_bitmap_pair(&a, &b);
+    }
+
+    #[test]
+    fn bitmap_single_kernels(w in bitmap()) {
+        check_bitmap_single(&w);
+    }
+
+    #[test]
+    fn bitmap_ranges(w in bitmap(), s in 0u32..65536, len in prop_oneof![0u32..70, 0u32..65536]) {
+        let e = (s + len).min(65535);
+        check_ranges(&w, s, e);
+    }
+
+    #[test]
+    fn array_bitmap_kernels(a in sorted_u16(), w in bitmap()) {
+        check_array_bitmap(&a, &w);
+    }
+
+    #[test]
+    fn run_kernels(a in input_runs(), b in input_runs()) {
+        check_runs(&a, &b);
+    }
+
+    #[test]
+    fn run_array_kernels(r in input_runs(), a in sorted_u16()) {
+        check_run_array(&r, &a);
+    }
+
+    #[test]
+    fn search_keys(
+        keys in prop_oneof![
+            btree_set(any::<u64>(), 0..100),
+            btree_set(0u64..5000, 0..3000),
+            btree_set(any::<u64>(), 0..3000),
+            btree_set(prop_oneof![Just(0u64), Just(u64::MAX), Just(1u64 << 63), any::<u64>()], 0..40),
+        ],
+        extra in proptest::collection::vec(any::<u64>(), 0..10),
+    ) {
+        let keys: Vec<u64> = keys.into_iter().collect();
+        let mut targets = extra;
+        targets.extend([0, 1, u64::MAX, 1 << 63, (1 << 63) - 1]);
+        for &k in keys.iter().step_by(keys.len() / 16 + 1) {
+            targets.extend([k, k.wrapping_sub(1), k.wrapping_add(1)]);
+        }
+        check_search(&keys, &targets);
+    }
+}
+
+/// Every length combination around the SIMD block sizes, several overlap
+/// patterns, deterministic.
+#[test]
+fn array_lengths_around_block_sizes() {
+    let lens = [
+        0usize, 1, 2, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 95, 96, 97, 130,
+    ];
+    for &la in &lens {
+        for &lb in &lens {
+            for pattern in 0..5u32 {
+                let a: Vec<u16> = (0..la as u32).map(|i| (i * 3) as u16).collect();
+                let b: Vec<u16> = match pattern {
+                    0 => (0..lb as u32).map(|i| (i * 2) as u16).collect(),
+                    1 => (0..lb as u32).map(|i| (i * 3) as u16).collect(),
+                    2 => (0..lb as u32)
+                        .map(|i| (65535 - (lb as u32 - 1 - i) * 5) as u16)
+                        .collect(),
+                    3 => (0..lb as u32).map(|i| (i * 3 + 1) as u16).collect(),
+                    _ => (0..lb as u32).map(|i| (i * 7 + la as u32) as u16).collect(),
+                };
+                check_array_pair(&a, &b);
+            }
+        }
+    }
+}
+
+#[test]
+fn arrays_full_and_edges() {
+    let all: Vec<u16> = (0..=65535).collect();
+    let evens: Vec<u16> = (0..=65535).step_by(2).collect();
+    let top: Vec<u16> = (65500..=65535).collect();
+    let bottom: Vec<u16> = (0..40).collect();
+    for (a, b) in [
+        (&all, &all),
+        (&all, &evens),
+        (&evens, &top),
+        (&top, &bottom),
+        (&all, &top),
+        (&bottom, &all),
+        (&top, &top),
+    ] {
+        check_array_pair(a, b);
+    }
+}
+
+/// Unaligned reads at every offset 0..8, for the SIMD tiers.
+#[test]
+fn every_offset() {
+    let a: Vec<u16> = (0..300).map(|i| i * 5).collect();
+    let b: Vec<u16> = (0..400).map(|i| i * 3).collect();
+    let keys: Vec<u64> = (0..200).map(|i| i * 1000).collect();
+    let w: Vec<u64> = (0..1024u64)
+        .map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+        .collect();
+    let w2: Vec<u64> = (0..1024u64)
+        .map(|i| !i.wrapping_mul(0xD1B5_4A32_D192_ED03))
+        .collect();
+    let want = appended(|o| (SCALAR.array_intersect)(Buf::u16s(&a).a2(), Buf::u16s(&b).a2(), o));
+    let want_u = appended(|o| (SCALAR.array_union)(Buf::u16s(&a).a2(), Buf::u16s(&b).a2(), o));
+    for off in 0..8 {
+        let (ba, bb) = (Buf::u16s_at(&a, off), Buf::u16s_at(&b, off + 1));
+        let bk = Buf::u64s_at(&keys, off);
+        let (bw, bw2) = (Buf::u64s_at(&w, off), Buf::u64s_at(&w2, 7 - off));
+        for (tier, k) in tiers() {
+            assert_eq!(
+                appended(|o| (k.array_intersect)(ba.a2(), bb.a2(), o)),
+                want,
+                "{tier}"
+            );
+            assert_eq!(
+                appended(|o| (k.array_union)(ba.a2(), bb.a2(), o)),
+                want_u,
+                "{tier}"
+            );
+            for t in [0u64, 999, 1000, 1001, 150_000, 199_000, 199_001] {
+                assert_eq!(
+                    (k.lower_bound_keys)(bk.a8(), t),
+                    keys.partition_point(|&x| x < t)
+                );
+            }
+            for op in BitOp::ALL {
+                let mut out = [0u64; 1024];
+                let n = (k.bitmap_op_into)(op, bw.a8(), bw2.a8(), &mut out);
+                let model: Vec<u64> = w.iter().zip(&w2).map(|(p, q)| op.apply(*p, *q)).collect();
+                assert_eq!(out.as_slice(), model.as_slice());
+                assert_eq!(n, model.iter().map(|x| x.count_ones()).sum::<u32>());
+            }
+        }
+    }
+}
+
+#[test]
+#[should_panic(expected = "1024 words")]
+fn bitmap_wrong_length_panics() {
+    let w = vec![0u64; 1023];
+    let b = Buf::u64s(&w);
+    bitmap::op_count(BitOp::And, b.a8(), b.a8());
+}
+
+#[test]
+fn report_tiers() {
+    let t = tiers();
+    eprintln!(
+        "tested tiers: {:?}",
+        t.iter().map(|(t, _)| t.name()).collect::<Vec<_>>()
+    );
+    assert!(!t.is_empty());
+}

@@ -1,0 +1,91 @@
+//! Value ranges: half-open [start, end) in int8 order, or an int8range.
+
+use std::ops::Bound;
+
+use pgrx::prelude::*;
+
+use crate::datum::{Roaring, RoaringOut};
+use crate::errors;
+use crate::int8::{half_open, range_bounds};
+
+type Bounds = (Bound<u64>, Bound<u64>);
+
+fn out(result: Result<Vec<u8>, sroar::CapacityError>) -> RoaringOut {
+    result
+        .unwrap_or_else(|e| errors::too_large(e.needed))
+        .into()
+}
+
+fn from_range(b: Bounds) -> RoaringOut {
+    out(sroar::from_range(b))
+}
+
+#[pg_extern(sql = false)]
+fn rb_from_range(start: i64, end: i64) -> RoaringOut {
+    from_range(half_open(start, end))
+}
+
+#[pg_extern(sql = false)]
+fn rb_from_int8range(r: Range<i64>) -> RoaringOut {
+    from_range(range_bounds(&r))
+}
+
+#[pg_extern(sql = false)]
+fn rb_range(r: Roaring, start: i64, end: i64) -> RoaringOut {
+    out(r.view().range(half_open(start, end)))
+}
+
+#[pg_extern(sql = false)]
+fn rb_range_int8range(r: Roaring, range: Range<i64>) -> RoaringOut {
+    out(r.view().range(range_bounds(&range)))
+}
+
+#[pg_extern(sql = false)]
+fn rb_range_cardinality(r: Roaring, start: i64, end: i64) -> i64 {
+    r.view().range_cardinality(half_open(start, end)) as i64
+}
+
+#[pg_extern(sql = false)]
+fn rb_range_cardinality_int8range(r: Roaring, range: Range<i64>) -> i64 {
+    r.view().range_cardinality(range_bounds(&range)) as i64
+}
+
+#[pg_extern(sql = false)]
+fn rb_contains_range(r: Roaring, start: i64, end: i64) -> bool {
+    r.view().contains_range(half_open(start, end))
+}
+
+#[pg_extern(sql = false)]
+fn rb_contains_int8range(r: Roaring, range: Range<i64>) -> bool {
+    r.view().contains_range(range_bounds(&range))
+}
+
+#[pg_extern(sql = false)]
+fn rb_fill(r: Roaring, start: i64, end: i64) -> RoaringOut {
+    out(r.view().fill(half_open(start, end)))
+}
+
+#[pg_extern(sql = false)]
+fn rb_fill_int8range(r: Roaring, range: Range<i64>) -> RoaringOut {
+    out(r.view().fill(range_bounds(&range)))
+}
+
+#[pg_extern(sql = false)]
+fn rb_clear(r: Roaring, start: i64, end: i64) -> RoaringOut {
+    out(r.view().clear(half_open(start, end)))
+}
+
+#[pg_extern(sql = false)]
+fn rb_clear_int8range(r: Roaring, range: Range<i64>) -> RoaringOut {
+    out(r.view().clear(range_bounds(&range)))
+}
+
+#[pg_extern(sql = false)]
+fn rb_flip(r: Roaring, start: i64, end: i64) -> RoaringOut {
+    out(r.view().flip(half_open(start, end)))
+}
+
+#[pg_extern(sql = false)]
+fn rb_flip_int8range(r: Roaring, range: Range<i64>) -> RoaringOut {
+    out(r.view().flip(range_bounds(&range)))
+}

@@ -1,0 +1,71 @@
+-- Elements one at a time, each checked against a model built from plain int8 arrays.
+CREATE TABLE el_cases (id int, a int8[]);
+INSERT INTO el_cases VALUES
+  (1, '{}'), (2, '{0}'),
+  (3, '{-9223372036854775808, -1, 0, 9223372036854775807}'),
+  (4, ARRAY(SELECT g FROM generate_series(-70000, 70000, 7) g)),
+  (5, ARRAY(SELECT g * 65536 + (g % 3) FROM generate_series(-50, 50) g)),
+  (6, ARRAY(SELECT g FROM generate_series(4294967290, 4294967310) g)
+      || ARRAY[281474976710655, 281474976710656]::int8[]);
+CREATE TABLE probes (x int8);
+INSERT INTO probes VALUES (-9223372036854775808), (-9223372036854775807), (-70000), (-65536),
+  (-1), (0), (1), (7), (65535), (65536), (65537), (4294967295), (4294967296),
+  (281474976710655), (281474976710656), (9223372036854775806), (9223372036854775807);
+
+-- rb_add / rb_remove (both argument orders, and arrays) agree with array arithmetic.
+SELECT id,
+  bool_and(rb_to_array(rb_add(rb_build(a), x)) =
+           ARRAY(SELECT DISTINCT v FROM unnest(a || x) v ORDER BY v)) AS add_ok,
+  bool_and(rb_to_array(rb_add(x, rb_build(a))) = rb_to_array(rb_add(rb_build(a), x))) AS add_commutes,
+  bool_and(rb_to_array(rb_remove(rb_build(a), x)) =
+           ARRAY(SELECT v FROM unnest(a) v WHERE v <> x ORDER BY v)) AS remove_ok,
+  bool_and(rb_rank(rb_build(a), x) = (SELECT count(*) FROM unnest(a) v WHERE v <= x)) AS rank_ok,
+  bool_and(rb_index(rb_build(a), x) =
+           CASE WHEN x = ANY(a) THEN (SELECT count(*) FROM unnest(a) v WHERE v < x) ELSE -1 END) AS index_ok
+FROM el_cases, probes GROUP BY id ORDER BY id;
+
+SELECT id,
+  rb_to_array(rb_add(rb_build(a), (SELECT array_agg(x) FROM probes))) =
+    ARRAY(SELECT DISTINCT v FROM unnest(a || (SELECT array_agg(x) FROM probes)) v ORDER BY v) AS add_many_ok,
+  rb_to_array(rb_remove(rb_build(a), (SELECT array_agg(x) FROM probes))) =
+    ARRAY(SELECT v FROM unnest(a) v WHERE v NOT IN (SELECT x FROM probes) ORDER BY v) AS remove_many_ok
+FROM el_cases ORDER BY id;
+
+-- rb_select: the k-th smallest, NULL out of range; rb_iterate streams the elements.
+SELECT id,
+  (SELECT bool_and(rb_select(rb_build(a), k - 1) = v)
+     FROM unnest(ARRAY(SELECT v FROM unnest(a) v ORDER BY v)) WITH ORDINALITY AS t(v, k)) AS select_ok,
+  rb_select(rb_build(a), cardinality(a)) IS NULL AS past_end_null,
+  rb_select(rb_build(a), -1) IS NULL AS negative_null,
+  ARRAY(SELECT rb_iterate(rb_build(a))) = ARRAY(SELECT v FROM unnest(a) v ORDER BY v) AS iterate_ok
+FROM el_cases ORDER BY id;
+SELECT rb_iterate('{3,-3,0}') AS v;
+SELECT count(*) FROM rb_iterate('{}');
+
+-- rb_slice: ranks [offset, offset + limit).
+SELECT id, o, l,
+  rb_to_array(rb_slice(rb_build(a), o, l)) =
+    ARRAY(SELECT v FROM unnest(a) v ORDER BY v OFFSET o LIMIT l) AS slice_ok
+FROM el_cases, (VALUES (0, 0), (0, 1), (1, 2), (0, 1000000), (5, 3), (1000000, 5)) s(o, l)
+WHERE NOT rb_to_array(rb_slice(rb_build(a), o, l)) =
+    ARRAY(SELECT v FROM unnest(a) v ORDER BY v OFFSET o LIMIT l);
+SELECT rb_slice('{1,2,3,4}', 1, 2), rb_slice('{1,2,3,4}', 3, 100);
+SELECT rb_slice('{1}', -1, 1);
+SELECT rb_slice('{1}', 0, -1);
+
+-- rb_shift: every element plus delta; elements leaving int8 are dropped.
+SELECT id, d,
+  rb_to_array(rb_shift(rb_build(a), d)) =
+    ARRAY(SELECT v::numeric + d FROM unnest(a) v
+          WHERE v::numeric + d BETWEEN -9223372036854775808 AND 9223372036854775807
+          ORDER BY v)::int8[] AS shift_ok
+FROM el_cases, unnest(ARRAY[0, 1, -1, 65536, -65536, 3, 4294967296,
+                            9223372036854775807, -9223372036854775808]::int8[]) d
+ORDER BY id, d;
+SELECT rb_shift('{-9223372036854775808, 0, 9223372036854775807}', 1) AS overflow_dropped,
+       rb_shift('{-9223372036854775808, 0, 9223372036854775807}', -1) AS underflow_dropped;
+
+-- rb_stats describes the layout.
+SELECT rb_stats('{}');
+SELECT rb_stats(rb_build(ARRAY(SELECT g FROM generate_series(0, 99999) g)));
+SELECT rb_stats('{1, 5, 1000000}');
