@@ -234,3 +234,186 @@ CREATE FUNCTION rb_from_portable(bytea) RETURNS roaring64
     LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION rb_from_portable(bytea) IS
     'the set read from the standard 64-bit roaring portable format (validated)';
+
+-- ---------------------------------------------------------------------------
+-- Set algebra between two sets
+-- ---------------------------------------------------------------------------
+CREATE FUNCTION rb_and(roaring64, roaring64) RETURNS roaring64
+    AS 'MODULE_PATHNAME', 'rb_and_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION rb_and(roaring64, roaring64) IS 'the elements in both sets';
+CREATE FUNCTION rb_or(roaring64, roaring64) RETURNS roaring64
+    AS 'MODULE_PATHNAME', 'rb_or_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION rb_or(roaring64, roaring64) IS 'the elements in either set';
+CREATE FUNCTION rb_xor(roaring64, roaring64) RETURNS roaring64
+    AS 'MODULE_PATHNAME', 'rb_xor_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION rb_xor(roaring64, roaring64) IS 'the elements in exactly one of the sets';
+CREATE FUNCTION rb_andnot(roaring64, roaring64) RETURNS roaring64
+    AS 'MODULE_PATHNAME', 'rb_andnot_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION rb_andnot(roaring64, roaring64) IS 'the elements of the first set not in the second';
+CREATE FUNCTION rb_and_cardinality(roaring64, roaring64) RETURNS int8
+    AS 'MODULE_PATHNAME', 'rb_and_cardinality_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION rb_and_cardinality(roaring64, roaring64) IS '|A ∩ B|, without building the intersection';
+CREATE FUNCTION rb_or_cardinality(roaring64, roaring64) RETURNS int8
+    AS 'MODULE_PATHNAME', 'rb_or_cardinality_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION rb_or_cardinality(roaring64, roaring64) IS '|A ∪ B|, without building the union';
+CREATE FUNCTION rb_xor_cardinality(roaring64, roaring64) RETURNS int8
+    AS 'MODULE_PATHNAME', 'rb_xor_cardinality_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION rb_xor_cardinality(roaring64, roaring64) IS '|A ⊕ B|, without building the symmetric difference';
+CREATE FUNCTION rb_andnot_cardinality(roaring64, roaring64) RETURNS int8
+    AS 'MODULE_PATHNAME', 'rb_andnot_cardinality_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION rb_andnot_cardinality(roaring64, roaring64) IS '|A \ B|, without building the difference';
+CREATE FUNCTION rb_jaccard(roaring64, roaring64) RETURNS float8
+    AS 'MODULE_PATHNAME', 'rb_jaccard_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION rb_jaccard(roaring64, roaring64) IS '|A ∩ B| / |A ∪ B|, NULL when both are empty';
+CREATE FUNCTION rb_contains(roaring64, roaring64) RETURNS bool
+    AS 'MODULE_PATHNAME', 'rb_contains_all_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION rb_contains(roaring64, roaring64) IS 'whether every element of the second set is in the first';
+CREATE FUNCTION rb_intersects(roaring64, roaring64) RETURNS bool
+    AS 'MODULE_PATHNAME', 'rb_intersects_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION rb_intersects(roaring64, roaring64) IS 'whether the sets share an element';
+CREATE FUNCTION roaring64_contained_by(roaring64, roaring64) RETURNS bool
+    AS 'MODULE_PATHNAME', 'rb_contained_by_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION roaring64_contained_by(roaring64, roaring64) IS 'support of <@: whether every element of the first set is in the second';
+CREATE FUNCTION roaring64_int8_contained_by(int8, roaring64) RETURNS bool
+    AS 'MODULE_PATHNAME', 'rb_int8_contained_by_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION roaring64_int8_contained_by(int8, roaring64) IS 'support of int8 <@ roaring64';
+CREATE FUNCTION roaring64_eq(roaring64, roaring64) RETURNS bool
+    AS 'MODULE_PATHNAME', 'roaring64_eq_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION roaring64_eq(roaring64, roaring64) IS 'support of =';
+CREATE FUNCTION roaring64_ne(roaring64, roaring64) RETURNS bool
+    AS 'MODULE_PATHNAME', 'roaring64_ne_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION roaring64_ne(roaring64, roaring64) IS 'support of <>';
+CREATE FUNCTION roaring64_lt(roaring64, roaring64) RETURNS bool
+    AS 'MODULE_PATHNAME', 'roaring64_lt_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION roaring64_lt(roaring64, roaring64) IS 'support of <';
+CREATE FUNCTION roaring64_le(roaring64, roaring64) RETURNS bool
+    AS 'MODULE_PATHNAME', 'roaring64_le_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION roaring64_le(roaring64, roaring64) IS 'support of <=';
+CREATE FUNCTION roaring64_gt(roaring64, roaring64) RETURNS bool
+    AS 'MODULE_PATHNAME', 'roaring64_gt_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION roaring64_gt(roaring64, roaring64) IS 'support of >';
+CREATE FUNCTION roaring64_ge(roaring64, roaring64) RETURNS bool
+    AS 'MODULE_PATHNAME', 'roaring64_ge_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION roaring64_ge(roaring64, roaring64) IS 'support of >=';
+CREATE FUNCTION roaring64_cmp(roaring64, roaring64) RETURNS int4
+    AS 'MODULE_PATHNAME', 'roaring64_cmp_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION roaring64_cmp(roaring64, roaring64) IS 'btree support: compares the ascending element sequences';
+CREATE FUNCTION roaring64_hash(roaring64) RETURNS int4
+    AS 'MODULE_PATHNAME', 'roaring64_hash_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION roaring64_hash(roaring64) IS 'hash support: a hash of the canonical bytes';
+CREATE FUNCTION roaring64_hash_extended(roaring64, int8) RETURNS int8
+    AS 'MODULE_PATHNAME', 'roaring64_hash_extended_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION roaring64_hash_extended(roaring64, int8) IS 'hash support: a seeded 64-bit hash of the canonical bytes';
+
+-- ---------------------------------------------------------------------------
+-- Operators
+-- ---------------------------------------------------------------------------
+CREATE OPERATOR & (LEFTARG = roaring64, RIGHTARG = roaring64, FUNCTION = rb_and, COMMUTATOR = &);
+CREATE OPERATOR | (LEFTARG = roaring64, RIGHTARG = roaring64, FUNCTION = rb_or, COMMUTATOR = |);
+CREATE OPERATOR # (LEFTARG = roaring64, RIGHTARG = roaring64, FUNCTION = rb_xor, COMMUTATOR = #);
+CREATE OPERATOR - (LEFTARG = roaring64, RIGHTARG = roaring64, FUNCTION = rb_andnot);
+CREATE OPERATOR | (LEFTARG = roaring64, RIGHTARG = int8, FUNCTION = rb_add, COMMUTATOR = |);
+CREATE OPERATOR | (LEFTARG = int8, RIGHTARG = roaring64, FUNCTION = rb_add, COMMUTATOR = |);
+CREATE OPERATOR - (LEFTARG = roaring64, RIGHTARG = int8, FUNCTION = rb_remove);
+
+CREATE OPERATOR @> (
+    LEFTARG = roaring64, RIGHTARG = roaring64, FUNCTION = rb_contains,
+    COMMUTATOR = <@, RESTRICT = contsel, JOIN = contjoinsel);
+CREATE OPERATOR <@ (
+    LEFTARG = roaring64, RIGHTARG = roaring64, FUNCTION = roaring64_contained_by,
+    COMMUTATOR = @>, RESTRICT = contsel, JOIN = contjoinsel);
+CREATE OPERATOR @> (
+    LEFTARG = roaring64, RIGHTARG = int8, FUNCTION = rb_contains,
+    COMMUTATOR = <@, RESTRICT = contsel, JOIN = contjoinsel);
+CREATE OPERATOR <@ (
+    LEFTARG = int8, RIGHTARG = roaring64, FUNCTION = roaring64_int8_contained_by,
+    COMMUTATOR = @>, RESTRICT = contsel, JOIN = contjoinsel);
+CREATE OPERATOR && (
+    LEFTARG = roaring64, RIGHTARG = roaring64, FUNCTION = rb_intersects,
+    COMMUTATOR = &&, RESTRICT = areasel, JOIN = areajoinsel);
+
+-- Equality is set equality (byte equality: the format is canonical); the order
+-- compares the ascending element sequences, a proper prefix first, as int8[] does.
+CREATE OPERATOR = (
+    LEFTARG = roaring64, RIGHTARG = roaring64, FUNCTION = roaring64_eq,
+    COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES);
+CREATE OPERATOR <> (
+    LEFTARG = roaring64, RIGHTARG = roaring64, FUNCTION = roaring64_ne,
+    COMMUTATOR = <>, NEGATOR = =, RESTRICT = neqsel, JOIN = neqjoinsel);
+CREATE OPERATOR < (
+    LEFTARG = roaring64, RIGHTARG = roaring64, FUNCTION = roaring64_lt,
+    COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel);
+CREATE OPERATOR <= (
+    LEFTARG = roaring64, RIGHTARG = roaring64, FUNCTION = roaring64_le,
+    COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel);
+CREATE OPERATOR > (
+    LEFTARG = roaring64, RIGHTARG = roaring64, FUNCTION = roaring64_gt,
+    COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel);
+CREATE OPERATOR >= (
+    LEFTARG = roaring64, RIGHTARG = roaring64, FUNCTION = roaring64_ge,
+    COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel);
+
+-- ---------------------------------------------------------------------------
+-- Operator classes
+-- ---------------------------------------------------------------------------
+-- btree: ORDER BY, UNIQUE, merge joins.
+CREATE OPERATOR CLASS roaring64_ops DEFAULT FOR TYPE roaring64 USING btree AS
+    OPERATOR 1 <,
+    OPERATOR 2 <=,
+    OPERATOR 3 =,
+    OPERATOR 4 >=,
+    OPERATOR 5 >,
+    FUNCTION 1 roaring64_cmp(roaring64, roaring64);
+
+-- hash: GROUP BY, DISTINCT, hash joins, hash indexes.
+CREATE OPERATOR CLASS roaring64_ops DEFAULT FOR TYPE roaring64 USING hash AS
+    OPERATOR 1 =,
+    FUNCTION 1 roaring64_hash(roaring64),
+    FUNCTION 2 roaring64_hash_extended(roaring64, int8);
+
+-- GIN: the keys are the elements (int8, compared by the core btint8cmp).
+CREATE FUNCTION roaring64_gin_extract_value(roaring64, internal, internal) RETURNS internal
+    AS 'MODULE_PATHNAME', 'roaring64_gin_extract_value_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION roaring64_gin_extract_query(roaring64, internal, int2, internal, internal, internal, internal)
+    RETURNS internal
+    AS 'MODULE_PATHNAME', 'roaring64_gin_extract_query_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION roaring64_gin_consistent(internal, int2, roaring64, int4, internal, internal, internal, internal)
+    RETURNS bool
+    AS 'MODULE_PATHNAME', 'roaring64_gin_consistent_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+
+CREATE OPERATOR CLASS roaring64_ops DEFAULT FOR TYPE roaring64 USING gin AS
+    OPERATOR 1 && (roaring64, roaring64),
+    OPERATOR 2 @> (roaring64, roaring64),
+    OPERATOR 3 <@ (roaring64, roaring64),
+    OPERATOR 4 = (roaring64, roaring64),
+    OPERATOR 5 @> (roaring64, int8),
+    FUNCTION 1 btint8cmp(int8, int8),
+    FUNCTION 2 roaring64_gin_extract_value(roaring64, internal, internal),
+    FUNCTION 3 roaring64_gin_extract_query(roaring64, internal, int2, internal, internal, internal, internal),
+    FUNCTION 4 roaring64_gin_consistent(internal, int2, roaring64, int4, internal, internal, internal, internal),
+    STORAGE int8;

@@ -53,6 +53,20 @@ impl<'fcx> Roaring<'fcx> {
     }
 }
 
+impl Roaring<'_> {
+    /// A roaring64 from a raw argument datum, for support functions whose argument
+    /// types vary (GIN's query argument).
+    ///
+    /// # Safety
+    /// `datum` must be a non-null roaring64 datum that outlives the call.
+    pub unsafe fn from_raw(datum: pg_sys::Datum) -> Self {
+        Roaring {
+            datum,
+            _call: PhantomData,
+        }
+    }
+}
+
 impl FromDatum for Roaring<'_> {
     unsafe fn from_polymorphic_datum(
         datum: pg_sys::Datum,

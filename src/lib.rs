@@ -18,6 +18,7 @@ mod functions;
 mod int8;
 mod io;
 mod meta;
+mod opclass;
 mod text;
 
 pgrx::extension_sql_file!("../sql/sroar_pg.sql", name = "sroar_pg_surface", finalize);

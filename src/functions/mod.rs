@@ -1,5 +1,6 @@
 //! SQL functions, grouped by what users call them for.
 
+mod algebra;
 mod build;
 mod element;
 mod range;

@@ -24,6 +24,7 @@ pub mod edit;
 pub mod format;
 pub mod iter;
 pub mod kernels;
+pub mod ops;
 pub mod portable;
 pub mod range;
 pub mod shift;

@@ -1,0 +1,108 @@
+//! Difference of two views.
+
+use core::ops::ControlFlow;
+
+use super::and::disjoint_ranges;
+use super::pair::{for_each_run_word, is_full, payload_bytes, same, Scratch, Slices};
+use super::walk::{merge, Step};
+use crate::container::Container;
+use crate::kernels::bitmap::BitOp;
+use crate::kernels::{array, array_bitmap, bitmap, run};
+use crate::view::RoaringView;
+use crate::writer::{CapacityError, Writer};
+
+/// `a \ b`, as an unfinished [`Writer`]. Keys of `a` that `b` lacks are copied
+/// verbatim.
+pub fn andnot_writer(a: RoaringView<'_>, b: RoaringView<'_>) -> Writer {
+    let mut w = Writer::with_capacity(a.container_count(), payload_bytes(a));
+    if disjoint_ranges(a, b) {
+        for (key, c) in a.containers() {
+            w.push_container(key, c);
+        }
+        return w;
+    }
+    let mut s = Scratch::new();
+    merge(a, b, |step| match step {
+        Step::Left(x) => w.push_container(x.key, x.c),
+        Step::Right(_) => {}
+        Step::Both(x, y) => andnot_into(x.key, x.c, y.c, &mut w, &mut s),
+    });
+    w
+}
+
+/// `a \ b`, encoded.
+pub fn andnot(a: RoaringView<'_>, b: RoaringView<'_>) -> Result<Vec<u8>, CapacityError> {
+    andnot_writer(a, b).into_vec()
+}
+
+/// Pushes `a \ b` as container `key` (nothing when it is empty).
+pub(crate) fn andnot_into(
+    key: u64,
+    a: Container<'_>,
+    b: Container<'_>,
+    w: &mut Writer,
+    s: &mut Scratch,
+) {
+    if same(a, b) || is_full(b) {
+        return;
+    }
+    match (Slices::of(a), Slices::of(b)) {
+        (Slices::Array(x), Slices::Array(y)) => {
+            s.lows.clear();
+            array::difference(x, y, &mut s.lows);
+            w.push_sorted_lows(key, &s.lows);
+        }
+        (Slices::Array(x), Slices::Bitmap(y)) => {
+            s.lows.clear();
+            array_bitmap::difference(x, y, &mut s.lows);
+            w.push_sorted_lows(key, &s.lows);
+        }
+        (Slices::Array(x), Slices::Run(y)) => {
+            let mut runs = core::mem::take(&mut s.runs);
+            runs.clear();
+            run::difference(s.array_as_runs(x), y, &mut runs);
+            w.push_runs(key, &runs);
+            s.runs = runs;
+        }
+        (Slices::Bitmap(x), Slices::Array(y)) => {
+            let words = s.load(x);
+            array_bitmap::clear_from(y, words);
+            w.push_bitmap(key, words);
+        }
+        (Slices::Bitmap(x), Slices::Bitmap(y)) => {
+            bitmap::op_into(BitOp::AndNot, x, y, &mut s.words);
+            w.push_bitmap(key, &s.words);
+        }
+        (Slices::Bitmap(x), Slices::Run(y)) => {
+            let words = s.load(x);
+            for r in y {
+                let (lo, hi) = run::bounds(*r);
+                bitmap::clear_range(words, lo, hi);
+            }
+            w.push_bitmap(key, words);
+        }
+        (Slices::Run(x), Slices::Array(y)) => {
+            let mut runs = core::mem::take(&mut s.runs);
+            runs.clear();
+            run::difference(x, s.array_as_runs(y), &mut runs);
+            w.push_runs(key, &runs);
+            s.runs = runs;
+        }
+        (Slices::Run(x), Slices::Bitmap(y)) => {
+            // The runs' words, minus the bitmap: `runs & !bitmap` word by word.
+            let words = &mut *s.words;
+            words.fill(0);
+            run::set_into(x, words);
+            let _ = for_each_run_word(y, x, |i, m| {
+                words[i] &= !m;
+                ControlFlow::Continue(())
+            });
+            w.push_bitmap(key, words);
+        }
+        (Slices::Run(x), Slices::Run(y)) => {
+            s.runs.clear();
+            run::difference(x, y, &mut s.runs);
+            w.push_runs(key, &s.runs);
+        }
+    }
+}

@@ -1,0 +1,226 @@
+//! One container pair seen as kernel slices, the scratch space the producing
+//! operations share, and the mixed helpers the kernels do not provide.
+
+use core::ops::ControlFlow;
+
+use crate::container::bitmap::{BITMAP_BYTES, WORDS};
+use crate::container::Container;
+use crate::kernels::run::bounds;
+use crate::view::RoaringView;
+
+/// A container's payload as the slices the kernels take.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Slices<'a> {
+    /// Sorted little-endian `u16` lows.
+    Array(&'a [[u8; 2]]),
+    /// 1024 little-endian words.
+    Bitmap(&'a [[u8; 8]]),
+    /// `(start, len_minus_1)` little-endian pairs.
+    Run(&'a [[u8; 4]]),
+}
+
+impl<'a> Slices<'a> {
+    /// The slices of `c`'s payload (read in place).
+    #[inline]
+    pub(crate) fn of(c: Container<'a>) -> Self {
+        match c {
+            Container::Array(a) => Slices::Array(a.as_bytes().as_chunks::<2>().0),
+            Container::Bitmap(b) => Slices::Bitmap(b.as_bytes().as_chunks::<8>().0),
+            Container::Run(r) => Slices::Run(r.as_bytes().as_chunks::<4>().0),
+        }
+    }
+}
+
+/// The payload of the full container `0..=65535`: canonically one run.
+const FULL_RUN: [u8; 4] = [0, 0, 0xFF, 0xFF];
+
+/// Whether `c` holds all 65536 lows (O(1): a full container is always one run).
+#[inline]
+pub(crate) fn is_full(c: Container<'_>) -> bool {
+    matches!(c, Container::Run(_)) && c.as_bytes() == FULL_RUN
+}
+
+/// Whether two containers hold the same set. Both come from valid views, so they
+/// are canonical and the same set has the same kind and the same bytes.
+#[inline]
+pub(crate) fn same(a: Container<'_>, b: Container<'_>) -> bool {
+    a.kind() == b.kind() && a.as_bytes() == b.as_bytes()
+}
+
+/// Reusable buffers of the producing operations, so that a whole operation
+/// allocates them once.
+pub(crate) struct Scratch {
+    /// Array results.
+    pub(crate) lows: Vec<u16>,
+    /// Run results, `(start, len_minus_1)`.
+    pub(crate) runs: Vec<(u16, u16)>,
+    /// An array recoded as runs, as the run kernels take it.
+    pub(crate) array_runs: Vec<[u8; 4]>,
+    /// Bitmap results.
+    pub(crate) words: Box<[u64; WORDS]>,
+}
+
+impl Scratch {
+    pub(crate) fn new() -> Self {
+        Scratch {
+            lows: Vec::new(),
+            runs: Vec::new(),
+            array_runs: Vec::new(),
+            words: Box::new([0; WORDS]),
+        }
+    }
+
+    /// Loads a serialized bitmap into [`Scratch::words`].
+    pub(crate) fn load(&mut self, bitmap: &[[u8; 8]]) -> &mut [u64; WORDS] {
+        load_words(&mut self.words, bitmap);
+        &mut self.words
+    }
+
+    /// Recodes `array` as runs into [`Scratch::array_runs`] and returns them.
+    pub(crate) fn array_as_runs(&mut self, array: &[[u8; 2]]) -> &[[u8; 4]] {
+        array_to_runs(array, &mut self.array_runs);
+        &self.array_runs
+    }
+}
+
+/// `dst = src` for a serialized bitmap.
+#[inline]
+pub(crate) fn load_words(dst: &mut [u64; WORDS], src: &[[u8; 8]]) {
+    for (d, s) in dst.iter_mut().zip(src) {
+        *d = u64::from_le_bytes(*s);
+    }
+}
+
+/// Replaces `out` with the maximal runs of a sorted array, serialized as the run
+/// kernels take them.
+pub(crate) fn array_to_runs(array: &[[u8; 2]], out: &mut Vec<[u8; 4]>) {
+    out.clear();
+    let mut iter = array.iter().map(|e| u16::from_le_bytes(*e));
+    let Some(first) = iter.next() else {
+        return;
+    };
+    let (mut start, mut end) = (first, first);
+    let mut emit = |s: u16, e: u16| {
+        let [s0, s1] = s.to_le_bytes();
+        let [l0, l1] = (e - s).to_le_bytes();
+        out.push([s0, s1, l0, l1]);
+    };
+    for v in iter {
+        if u32::from(v) == u32::from(end) + 1 {
+            end = v;
+        } else {
+            emit(start, end);
+            (start, end) = (v, v);
+        }
+    }
+    emit(start, end);
+}
+
+/// The one walk behind every bitmap-against-runs output: calls `f(w, word)` with
+/// word `w` of `bitmap` masked to each run, in order (a word shared by several
+/// runs comes once per run, with disjoint masks). Stops when `f` breaks.
+#[inline]
+pub(crate) fn for_each_run_word(
+    bitmap: &[[u8; 8]],
+    runs: &[[u8; 4]],
+    mut f: impl FnMut(usize, u64) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    for r in runs {
+        let (s, e) = bounds(*r);
+        let (ws, we) = ((s >> 6) as usize, (e >> 6) as usize);
+        let first = u64::MAX << (s & 63);
+        let last = u64::MAX >> (63 - (e & 63));
+        for (w, word) in bitmap.iter().enumerate().take(we + 1).skip(ws) {
+            let mut mask = u64::MAX;
+            if w == ws {
+                mask &= first;
+            }
+            if w == we {
+                mask &= last;
+            }
+            f(w, u64::from_le_bytes(*word) & mask)?;
+        }
+    }
+    ControlFlow::Continue(())
+}
+
+/// Payload bytes of a view (everything after the header and the directory).
+pub(crate) fn payload_bytes(v: RoaringView<'_>) -> usize {
+    v.as_bytes().len() - crate::format::HEADER_LEN - 12 * v.container_count()
+}
+
+/// Payload bytes that bound the runs of a container: an array's values are at
+/// most as many runs, a run container's payload is its runs, and a bitmap
+/// contributes the bitmap size (no result ever needs more).
+#[inline]
+pub(crate) fn run_bound_bytes(c: Container<'_>, card: u32) -> usize {
+    match c {
+        Container::Array(_) => 4 * card as usize,
+        Container::Bitmap(_) => BITMAP_BYTES,
+        Container::Run(r) => r.as_bytes().len(),
+    }
+}
+
+/// An upper bound on the canonical payload of a container of at most `card`
+/// values in runs whose serialized size is at most `run_bytes`: the canonical
+/// kind is the smallest of array (`2 card`), bitmap (8192) and runs.
+#[inline]
+pub(crate) fn payload_bound(card: u64, run_bytes: usize) -> usize {
+    let array_bytes = 2 * card.min(1 << 16) as usize;
+    array_bytes.min(BITMAP_BYTES).min(run_bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn le(v: &[u16]) -> Vec<[u8; 2]> {
+        v.iter().map(|x| x.to_le_bytes()).collect()
+    }
+
+    #[test]
+    fn arrays_recode_as_maximal_runs() {
+        let mut out = Vec::new();
+        array_to_runs(&le(&[0, 1, 2, 5, 7, 8, 65535]), &mut out);
+        let runs: Vec<(u32, u32)> = out.iter().map(|r| bounds(*r)).collect();
+        assert_eq!(runs, [(0, 2), (5, 5), (7, 8), (65535, 65535)]);
+        array_to_runs(&[], &mut out);
+        assert!(out.is_empty());
+    }
+
+    #[test]
+    fn run_words_are_masked_to_each_run() {
+        let bitmap = [u64::MAX.to_le_bytes(); WORDS];
+        // Two runs sharing word 0, and one crossing words 1..=2.
+        let runs: Vec<[u8; 4]> = [(0u16, 3u16), (10, 0), (100, 60)]
+            .iter()
+            .map(|&(s, l)| {
+                let (s, l) = (s.to_le_bytes(), l.to_le_bytes());
+                [s[0], s[1], l[0], l[1]]
+            })
+            .collect();
+        let mut seen = Vec::new();
+        let _ = for_each_run_word(&bitmap, &runs, |w, m| {
+            seen.push((w, m));
+            ControlFlow::Continue(())
+        });
+        assert_eq!(
+            seen,
+            [
+                (0, 0b1111),
+                (0, 1 << 10),
+                (1, u64::MAX << 36),
+                (2, (1 << 33) - 1)
+            ]
+        );
+        let total: u32 = seen.iter().map(|(_, m)| m.count_ones()).sum();
+        assert_eq!(total, 4 + 1 + 61);
+    }
+
+    #[test]
+    fn payload_bound_is_the_smallest_encoding() {
+        assert_eq!(payload_bound(10, 400), 20);
+        assert_eq!(payload_bound(100_000, 4), 4);
+        assert_eq!(payload_bound(100_000, 100_000), BITMAP_BYTES);
+    }
+}

@@ -1,0 +1,78 @@
+//! Symmetric difference of two views.
+
+use super::or::array_runs_op;
+use super::pair::{payload_bytes, same, Scratch, Slices};
+use super::walk::{merge, Step};
+use crate::container::Container;
+use crate::kernels::bitmap::BitOp;
+use crate::kernels::{array, array_bitmap, bitmap, run};
+use crate::view::RoaringView;
+use crate::writer::{CapacityError, Writer};
+
+/// `a ⊕ b`, as an unfinished [`Writer`]. Keys held by one view only are copied
+/// verbatim.
+pub fn xor_writer(a: RoaringView<'_>, b: RoaringView<'_>) -> Writer {
+    // A reservation, not a bound (see `or_writer`).
+    let mut w = Writer::with_capacity(
+        a.container_count() + b.container_count(),
+        payload_bytes(a) + payload_bytes(b),
+    );
+    let mut s = Scratch::new();
+    merge(a, b, |step| match step {
+        Step::Left(x) | Step::Right(x) => w.push_container(x.key, x.c),
+        Step::Both(x, y) => xor_into(x.key, x.c, y.c, &mut w, &mut s),
+    });
+    w
+}
+
+/// `a ⊕ b`, encoded.
+pub fn xor(a: RoaringView<'_>, b: RoaringView<'_>) -> Result<Vec<u8>, CapacityError> {
+    xor_writer(a, b).into_vec()
+}
+
+/// Pushes `a ⊕ b` as container `key` (nothing when it is empty).
+pub(crate) fn xor_into(
+    key: u64,
+    a: Container<'_>,
+    b: Container<'_>,
+    w: &mut Writer,
+    s: &mut Scratch,
+) {
+    if same(a, b) {
+        return;
+    }
+    match (Slices::of(a), Slices::of(b)) {
+        (Slices::Array(x), Slices::Array(y)) => {
+            s.lows.clear();
+            array::xor(x, y, &mut s.lows);
+            w.push_sorted_lows(key, &s.lows);
+        }
+        (Slices::Array(x), Slices::Bitmap(y)) | (Slices::Bitmap(y), Slices::Array(x)) => {
+            let words = s.load(y);
+            array_bitmap::flip_into(x, words);
+            w.push_bitmap(key, words);
+        }
+        (Slices::Array(x), Slices::Run(y)) | (Slices::Run(y), Slices::Array(x)) => {
+            s.runs.clear();
+            array_runs_op(s, x, y, run::xor);
+            w.push_runs(key, &s.runs);
+        }
+        (Slices::Bitmap(x), Slices::Bitmap(y)) => {
+            bitmap::op_into(BitOp::Xor, x, y, &mut s.words);
+            w.push_bitmap(key, &s.words);
+        }
+        (Slices::Bitmap(x), Slices::Run(y)) | (Slices::Run(y), Slices::Bitmap(x)) => {
+            let words = s.load(x);
+            for r in y {
+                let (lo, hi) = run::bounds(*r);
+                bitmap::flip_range(words, lo, hi);
+            }
+            w.push_bitmap(key, words);
+        }
+        (Slices::Run(x), Slices::Run(y)) => {
+            s.runs.clear();
+            run::xor(x, y, &mut s.runs);
+            w.push_runs(key, &s.runs);
+        }
+    }
+}

@@ -1,0 +1,686 @@
+//! The `ops` module checked against `BTreeSet<u64>` models, under every SIMD tier
+//! this machine has.
+//!
+//! Every produced buffer must validate, hold the model's values, and be
+//! byte-for-byte the buffer built from the model (canonical form).
+
+use std::cmp::Ordering;
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Mutex;
+
+use proptest::prelude::*;
+use proptest::strategy::ValueTree;
+use proptest::test_runner::{Config, TestRunner};
+use sroar::kernels::{available_tiers, set_tier, Tier};
+use sroar::ops::{self, AndAccumulator, OrAccumulator, XorAccumulator};
+use sroar::{from_sorted, Kind, RoaringView, Writer};
+
+type Model = BTreeSet<u64>;
+
+// ---------------------------------------------------------------- generators
+
+/// Container keys near the interesting places of the `u64` line: values near 0,
+/// 2^16, 2^32, 2^48 and `u64::MAX`.
+const KEYS: [u64; 8] = [
+    0,
+    1,
+    0xFFFF,
+    0x1_0000,
+    0xFFFF_FFFF,
+    0x1_0000_0000,
+    (1 << 48) - 2,
+    (1 << 48) - 1,
+];
+
+/// Values near which spans of consecutive values start.
+const ANCHORS: [u64; 5] = [0, 1 << 16, 1 << 32, 1 << 48, u64::MAX];
+
+fn xorshift(s: &mut u64) -> u64 {
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    *s
+}
+
+/// The content of one container.
+#[derive(Clone, Debug)]
+enum Shape {
+    /// Up to `count` random lows: an array (or a short run list).
+    Sparse { seed: u64, count: u16 },
+    /// `count` (> 4096) random lows: a bitmap.
+    Dense { seed: u64, count: u32 },
+    /// `runs` random runs of up to `max_len` values: a run container.
+    Runs { seed: u64, runs: u16, max_len: u16 },
+    /// All 65536 lows.
+    Full,
+    /// Lows at both ends of the container, plus a few random ones.
+    Edges { seed: u64 },
+}
+
+impl Shape {
+    fn lows(&self) -> BTreeSet<u16> {
+        let mut out = BTreeSet::new();
+        match *self {
+            Shape::Sparse { seed, count } => {
+                let mut s = seed | 1;
+                out.extend((0..count).map(|_| xorshift(&mut s) as u16));
+            }
+            Shape::Dense { seed, count } => {
+                let mut s = seed | 1;
+                out.extend((0..count).map(|_| xorshift(&mut s) as u16));
+            }
+            Shape::Runs {
+                seed,
+                runs,
+                max_len,
+            } => {
+                let mut s = seed | 1;
+                for _ in 0..runs {
+                    let start = xorshift(&mut s) as u16;
+                    let len = 1 + (xorshift(&mut s) % u64::from(max_len)) as u16;
+                    out.extend(start..=start.saturating_add(len - 1));
+                }
+            }
+            Shape::Full => out.extend(0..=u16::MAX),
+            Shape::Edges { seed } => {
+                let mut s = seed | 1;
+                out.extend([0, 1, 2, 65533, 65534, 65535]);
+                out.extend((0..(seed % 8)).map(|_| xorshift(&mut s) as u16));
+            }
+        }
+        out
+    }
+}
+
+fn shape() -> impl Strategy<Value = Shape> {
+    prop_oneof![
+        3 => (any::<u64>(), prop_oneof![1..64u16, 3900..4300u16])
+            .prop_map(|(seed, count)| Shape::Sparse { seed, count }),
+        2 => (any::<u64>(), prop_oneof![4097..6000u32, 6000..40_000u32]).prop_map(|(seed, count)| Shape::Dense { seed, count }),
+        3 => (any::<u64>(), prop_oneof![1..4u16, 1..400u16], prop_oneof![1..8u16, 8..5000u16])
+            .prop_map(|(seed, runs, max_len)| Shape::Runs { seed, runs, max_len }),
+        1 => Just(Shape::Full),
+        1 => any::<u64>().prop_map(|seed| Shape::Edges { seed }),
+    ]
+}
+
+/// How the right-hand set's container at a key relates to the left-hand one's.
+#[derive(Clone, Debug)]
+enum Rel {
+    /// The same lows.
+    Same,
+    /// A subset of the left lows (see [`thin`]).
+    Subset { seed: u64, mode: u8 },
+    /// The left lows plus a shape.
+    Superset(Shape),
+    /// Unrelated lows.
+    Other(Shape),
+    /// No container.
+    Absent,
+}
+
+fn rel() -> impl Strategy<Value = Rel> {
+    prop_oneof![
+        1 => Just(Rel::Same),
+        2 => (any::<u64>(), 0..3u8).prop_map(|(seed, mode)| Rel::Subset { seed, mode }),
+        1 => shape().prop_map(Rel::Superset),
+        4 => shape().prop_map(Rel::Other),
+        1 => Just(Rel::Absent),
+    ]
+}
+
+/// Whether a thinning keeps `v`: about 3/4 of the values at random (mode 0),
+/// aligned blocks of 2^k (mode 1, keeps runs), or the even ones (mode 2, breaks
+/// runs).
+fn keep(v: u64, seed: u64, mode: u8) -> bool {
+    match mode {
+        0 => {
+            let mut h = seed ^ v.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            !xorshift(&mut h).is_multiple_of(4)
+        }
+        1 => (v >> (seed % 12)) & 1 == 0,
+        _ => v.is_multiple_of(2),
+    }
+}
+
+/// A subset of `lows` (see [`keep`]).
+fn thin(lows: &BTreeSet<u16>, seed: u64, mode: u8) -> BTreeSet<u16> {
+    lows.iter()
+        .copied()
+        .filter(|&v| keep(u64::from(v), seed, mode))
+        .collect()
+}
+
+/// `len` consecutive values from `ANCHORS[anchor] + off` (clamped to the line):
+/// long spans cross container boundaries and fill whole containers.
+#[derive(Clone, Debug)]
+struct Span {
+    anchor: usize,
+    off: i64,
+    len: u64,
+}
+
+impl Span {
+    fn add_to(&self, m: &mut Model) {
+        let s = (i128::from(ANCHORS[self.anchor]) + i128::from(self.off))
+            .clamp(0, i128::from(u64::MAX));
+        let s = s as u64;
+        m.extend(s..=s.saturating_add(self.len - 1));
+    }
+}
+
+fn span() -> impl Strategy<Value = Span> {
+    (
+        0..ANCHORS.len(),
+        prop_oneof![-70i64..70, -140_000i64..140_000],
+        prop_oneof![1..20u64, 1000..70_000u64],
+    )
+        .prop_map(|(anchor, off, len)| Span { anchor, off, len })
+}
+
+/// Two sets described key by key, so that they share keys with every pair of
+/// container kinds, plus spans of consecutive values.
+#[derive(Clone, Debug)]
+struct PairSpec {
+    keys: Vec<(usize, Option<Shape>, Rel)>,
+    spans_a: Vec<Span>,
+    spans_b: Vec<Span>,
+}
+
+fn put(m: &mut Model, key: u64, lows: &BTreeSet<u16>) {
+    m.extend(lows.iter().map(|&l| (key << 16) | u64::from(l)));
+}
+
+impl PairSpec {
+    fn models(&self) -> (Model, Model) {
+        let (mut a, mut b) = (Model::new(), Model::new());
+        for (k, sa, r) in &self.keys {
+            let key = KEYS[*k];
+            let la = sa.as_ref().map(Shape::lows).unwrap_or_default();
+            let lb = match r {
+                Rel::Same => la.clone(),
+                Rel::Subset { seed, mode } => thin(&la, *seed, *mode),
+                Rel::Superset(s) => la.union(&s.lows()).copied().collect(),
+                Rel::Other(s) => s.lows(),
+                Rel::Absent => BTreeSet::new(),
+            };
+            put(&mut a, key, &la);
+            put(&mut b, key, &lb);
+        }
+        for s in &self.spans_a {
+            s.add_to(&mut a);
+        }
+        for s in &self.spans_b {
+            s.add_to(&mut b);
+        }
+        (a, b)
+    }
+}
+
+fn pair_spec() -> impl Strategy<Value = PairSpec> {
+    (
+        prop::collection::vec(
+            (0..KEYS.len(), prop::option::weighted(0.9, shape()), rel()),
+            0..5,
+        ),
+        prop::collection::vec(span(), 0..2),
+        prop::collection::vec(span(), 0..2),
+    )
+        .prop_map(|(keys, spans_a, spans_b)| PairSpec {
+            keys,
+            spans_a,
+            spans_b,
+        })
+}
+
+/// Several sets: thinned copies of a common base mixed with their own content,
+/// so that n-way intersections are not trivially empty.
+#[derive(Clone, Debug)]
+struct ManySpec {
+    base: PairSpec,
+    parts: Vec<(Option<(u64, u8)>, PairSpec)>,
+}
+
+impl ManySpec {
+    fn models(&self) -> Vec<Model> {
+        let (base, _) = self.base.models();
+        self.parts
+            .iter()
+            .map(|(thinning, own)| {
+                let mut m: Model = match thinning {
+                    Some((seed, mode)) => base
+                        .iter()
+                        .copied()
+                        .filter(|&v| keep(v, *seed, *mode))
+                        .collect(),
+                    None => Model::new(),
+                };
+                let (x, y) = own.models();
+                m.extend(if own.keys.len() % 2 == 0 { x } else { y });
+                m
+            })
+            .collect()
+    }
+}
+
+fn many_spec() -> impl Strategy<Value = ManySpec> {
+    (
+        pair_spec(),
+        prop::collection::vec(
+            (
+                prop::option::weighted(0.8, (any::<u64>(), 0..3u8)),
+                small_spec(),
+            ),
+            0..6,
+        ),
+    )
+        .prop_map(|(base, parts)| ManySpec { base, parts })
+}
+
+/// A pair spec with little content of its own.
+fn small_spec() -> impl Strategy<Value = PairSpec> {
+    (
+        prop::collection::vec(
+            (0..KEYS.len(), prop::option::weighted(0.5, shape()), rel()),
+            0..2,
+        ),
+        prop::collection::vec(span(), 0..1),
+    )
+        .prop_map(|(keys, spans_a)| PairSpec {
+            keys,
+            spans_a,
+            spans_b: Vec::new(),
+        })
+}
+
+// ---------------------------------------------------------------- checks
+
+fn build(m: &Model) -> Vec<u8> {
+    let v: Vec<u64> = m.iter().copied().collect();
+    from_sorted(&v).expect("model sets are small")
+}
+
+fn view(bytes: &[u8]) -> RoaringView<'_> {
+    RoaringView::from_bytes(bytes).expect("built buffers validate")
+}
+
+/// Validates `bytes`, compares its values with `m`, and its bytes with the
+/// canonical buffer of `m`.
+fn assert_encodes(bytes: &[u8], m: &Model, what: &str) {
+    let v = match RoaringView::from_bytes(bytes) {
+        Ok(v) => v,
+        Err(e) => panic!("{what}: output does not validate: {e}"),
+    };
+    assert_eq!(v.len(), m.len() as u64, "{what}: cardinality");
+    assert!(
+        v.iter().eq(m.iter().copied()),
+        "{what}: values differ from the model"
+    );
+    assert!(
+        bytes == build(m).as_slice(),
+        "{what}: bytes differ from the model's canonical encoding"
+    );
+}
+
+/// Finishes a writer through both paths (`write_into` a buffer sized by
+/// `encoded_len`, and `into_vec`), checks they agree, and returns the bytes.
+fn finish(w: Writer) -> Vec<u8> {
+    let mut sized = vec![0u8; w.encoded_len().expect("small results")];
+    w.write_into(&mut sized).expect("sized buffer");
+    let v = w.into_vec().expect("small results");
+    assert_eq!(sized, v, "write_into and into_vec disagree");
+    v
+}
+
+fn check_pair(ma: &Model, mb: &Model) {
+    let (ba, bb) = (build(ma), build(mb));
+    let (a, b) = (view(&ba), view(&bb));
+
+    let and_m: Model = ma.intersection(mb).copied().collect();
+    let or_m: Model = ma.union(mb).copied().collect();
+    let xor_m: Model = ma.symmetric_difference(mb).copied().collect();
+    let andnot_m: Model = ma.difference(mb).copied().collect();
+
+    let produced = [
+        ("and", ops::and(a, b), ops::and_writer(a, b), &and_m),
+        ("or", ops::or(a, b), ops::or_writer(a, b), &or_m),
+        ("xor", ops::xor(a, b), ops::xor_writer(a, b), &xor_m),
+        (
+            "andnot",
+            ops::andnot(a, b),
+            ops::andnot_writer(a, b),
+            &andnot_m,
+        ),
+    ];
+    for (name, bytes, writer, model) in produced {
+        let bytes = bytes.expect("small results");
+        assert_encodes(&bytes, model, name);
+        assert_eq!(finish(writer), bytes, "{name}: the writer form differs");
+    }
+
+    assert_eq!(ops::and_len(a, b), and_m.len() as u64, "and_len");
+    assert_eq!(ops::or_len(a, b), or_m.len() as u64, "or_len");
+    assert_eq!(ops::xor_len(a, b), xor_m.len() as u64, "xor_len");
+    assert_eq!(ops::andnot_len(a, b), andnot_m.len() as u64, "andnot_len");
+
+    assert_eq!(ops::intersects(a, b), !and_m.is_empty(), "intersects");
+    assert_eq!(ops::is_subset(a, b), ma.is_subset(mb), "is_subset");
+    assert_eq!(ops::eq(a, b), ma == mb, "eq");
+    let (va, vb): (Vec<u64>, Vec<u64>) =
+        (ma.iter().copied().collect(), mb.iter().copied().collect());
+    assert_eq!(ops::cmp(a, b), va.cmp(&vb), "cmp");
+}
+
+/// All pairwise checks, both ways round, and against itself.
+fn check_pair_all(ma: &Model, mb: &Model) {
+    check_pair(ma, mb);
+    check_pair(mb, ma);
+    check_pair(ma, ma);
+    check_pair(ma, &Model::new());
+}
+
+fn check_many(models: &[Model]) {
+    let bufs: Vec<Vec<u8>> = models.iter().map(build).collect();
+    let views: Vec<RoaringView<'_>> = bufs.iter().map(|b| view(b)).collect();
+
+    let or_m: Model = models.iter().flatten().copied().collect();
+    let and_m: Model = match models.split_first() {
+        None => Model::new(),
+        Some((first, rest)) => first
+            .iter()
+            .copied()
+            .filter(|v| rest.iter().all(|m| m.contains(v)))
+            .collect(),
+    };
+    let mut counts: BTreeMap<u64, usize> = BTreeMap::new();
+    for v in models.iter().flatten() {
+        *counts.entry(*v).or_default() += 1;
+    }
+    let xor_m: Model = counts
+        .into_iter()
+        .filter(|&(_, n)| n % 2 == 1)
+        .map(|(v, _)| v)
+        .collect();
+
+    assert_encodes(&finish(ops::or_many(&views)), &or_m, "or_many");
+    assert_encodes(&finish(ops::and_many(&views)), &and_m, "and_many");
+
+    let mut or_acc = OrAccumulator::new();
+    let mut and_acc = AndAccumulator::new();
+    let mut xor_acc = XorAccumulator::new();
+    assert!(
+        !and_acc.is_empty(),
+        "no input yet is not an empty intersection"
+    );
+    for v in &views {
+        or_acc.add(*v);
+        and_acc.add(*v);
+        xor_acc.add(*v);
+    }
+    assert_eq!(
+        and_acc.is_empty(),
+        !models.is_empty() && and_m.is_empty(),
+        "AndAccumulator::is_empty"
+    );
+    if and_acc.is_empty() {
+        // Callers stop early here: no further input can revive the intersection.
+        and_acc.add(views[0]);
+        assert!(and_acc.is_empty(), "AndAccumulator grew after emptying");
+    }
+    assert_encodes(&finish(or_acc.finish()), &or_m, "OrAccumulator");
+    assert_encodes(&finish(and_acc.finish()), &and_m, "AndAccumulator");
+    assert_encodes(&finish(xor_acc.finish()), &xor_m, "XorAccumulator");
+}
+
+// ---------------------------------------------------------------- tiers
+
+/// Tests switch the process-wide SIMD tier; this lock keeps them from switching
+/// it under each other.
+static TIER_LOCK: Mutex<()> = Mutex::new(());
+
+/// Runs `f` under every tier this CPU supports, and prints which ran.
+fn for_each_tier(name: &str, mut f: impl FnMut(Tier)) {
+    let _guard = TIER_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let tiers = available_tiers();
+    for t in Tier::ALL {
+        if tiers.contains(&t) {
+            set_tier(t).expect("available tier");
+            f(t);
+            println!("{name}: ran under tier {t}");
+        } else {
+            println!("{name}: tier {t} skipped (not supported by this CPU)");
+        }
+    }
+    sroar::kernels::dispatch::reset_tier();
+}
+
+fn run<S: Strategy>(tier: Tier, cases: u32, strategy: S, test: impl Fn(S::Value)) {
+    // `PROPTEST_CASES` overrides the per-test default, as in plain proptest.
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(cases);
+    let config = Config {
+        cases,
+        failure_persistence: None,
+        ..Config::default()
+    };
+    let mut runner = TestRunner::new(config);
+    if let Err(e) = runner.run(&strategy, |v| {
+        test(v);
+        Ok(())
+    }) {
+        panic!("tier {tier}: {e}");
+    }
+}
+
+// ---------------------------------------------------------------- tests
+
+#[test]
+fn pairwise_ops_match_the_model() {
+    for_each_tier("pairwise_ops_match_the_model", |tier| {
+        run(tier, 24, pair_spec(), |spec| {
+            let (a, b) = spec.models();
+            check_pair_all(&a, &b);
+        });
+    });
+}
+
+#[test]
+fn many_ops_match_the_model() {
+    for_each_tier("many_ops_match_the_model", |tier| {
+        run(tier, 24, many_spec(), |spec| check_many(&spec.models()));
+    });
+}
+
+/// `cmp` on sets that differ by little: a prefix, one value removed or added.
+#[test]
+fn cmp_of_near_sets_matches_the_model() {
+    for_each_tier("cmp_of_near_sets_matches_the_model", |tier| {
+        run(
+            tier,
+            24,
+            (pair_spec(), any::<u64>(), 0..4u8),
+            |(spec, pick, how)| {
+                let (a, _) = spec.models();
+                let va: Vec<u64> = a.iter().copied().collect();
+                let mut b = a.clone();
+                if !va.is_empty() {
+                    let at = va[(pick % va.len() as u64) as usize];
+                    match how {
+                        0 => b.retain(|&v| v < at),
+                        1 => {
+                            b.remove(&at);
+                        }
+                        2 => {
+                            b.insert(at.wrapping_add(1 + (pick >> 48) % 3));
+                        }
+                        _ => {
+                            b.insert(at.wrapping_sub(1));
+                        }
+                    }
+                }
+                check_pair(&a, &b);
+                check_pair(&b, &a);
+            },
+        );
+    });
+}
+
+#[test]
+fn n_way_edge_counts() {
+    for_each_tier("n_way_edge_counts", |_| {
+        check_many(&[]);
+        let one: Model = (0..10).chain(1 << 40..(1 << 40) + 70_000).collect();
+        check_many(std::slice::from_ref(&one));
+        check_many(&[one.clone(), Model::new()]);
+        check_many(&[one.clone(), one.clone(), one.clone()]);
+        let full: Model = (1 << 16..2 << 16).collect();
+        check_many(&[full.clone(), one.clone(), full.clone()]);
+        check_many(&[Model::new(), one.clone()]);
+    });
+}
+
+/// Kinds of the containers of the two views at every key they share.
+fn shared_kind_pairs(a: RoaringView<'_>, b: RoaringView<'_>) -> Vec<(Kind, Kind)> {
+    let mut out = Vec::new();
+    for (key, ca) in a.containers() {
+        if let Some(j) = b.find_container(key) {
+            out.push((ca.kind(), b.container(j).1.kind()));
+        }
+    }
+    out
+}
+
+const KINDS: [Kind; 3] = [Kind::Array, Kind::Bitmap, Kind::Run];
+
+/// The pair generator produces every container kind pair at shared keys.
+#[test]
+fn generator_covers_all_nine_kind_pairs() {
+    let mut seen = BTreeSet::new();
+    let mut runner = TestRunner::deterministic();
+    for _ in 0..100 {
+        let spec = pair_spec()
+            .new_tree(&mut runner)
+            .expect("strategy")
+            .current();
+        let (a, b) = spec.models();
+        let (ba, bb) = (build(&a), build(&b));
+        for (x, y) in shared_kind_pairs(view(&ba), view(&bb)) {
+            seen.insert((x as u8, y as u8));
+        }
+    }
+    for x in KINDS {
+        for y in KINDS {
+            assert!(
+                seen.contains(&(x as u8, y as u8)),
+                "no generated pair of {x:?} and {y:?}"
+            );
+        }
+    }
+}
+
+/// One explicit set of each kind in the same container; every pair of them, in
+/// both orders, through every operation.
+#[test]
+fn every_kind_pair_explicitly() {
+    let key = 7u64 << 16;
+    let array: Model = (0..3000u64).map(|i| key | (i * 19 % 65536)).collect();
+    let bitmap: Model = (0..20_000u64).map(|i| key | (i * 3 % 65536)).collect();
+    let run: Model = (key | 100..key | 30_000)
+        .chain(key | 40_000..key | 40_005)
+        .collect();
+    let full: Model = (key..key + 65536).collect();
+    let sets = [
+        (Kind::Array, &array),
+        (Kind::Bitmap, &bitmap),
+        (Kind::Run, &run),
+        (Kind::Run, &full),
+    ];
+    for (kind, m) in sets {
+        let bytes = build(m);
+        assert_eq!(view(&bytes).container(0).1.kind(), kind);
+    }
+    let mut pairs = BTreeSet::new();
+    for_each_tier("every_kind_pair_explicitly", |_| {
+        for (ka, a) in sets {
+            for (kb, b) in sets {
+                pairs.insert((ka as u8, kb as u8));
+                check_pair(a, b);
+                // Overlapping but not equal: drop a stripe of the right-hand set.
+                let b2: Model = b.iter().copied().filter(|v| v & 0x700 != 0x300).collect();
+                check_pair(a, &b2);
+                let (x, y) = (build(a), build(&b2));
+                assert_eq!(shared_kind_pairs(view(&x), view(&y)).len(), 1);
+            }
+        }
+    });
+    assert_eq!(pairs.len(), 9);
+}
+
+#[test]
+fn empty_and_extreme_values() {
+    for_each_tier("empty_and_extreme_values", |_| {
+        let empty = Model::new();
+        let top: Model = [u64::MAX, u64::MAX - 1, 0, 1 << 48, (1 << 48) - 1].into();
+        let near_top: Model = (u64::MAX - 70_000..=u64::MAX).collect();
+        check_pair_all(&empty, &empty);
+        check_pair_all(&top, &near_top);
+        check_pair_all(&near_top, &top);
+        check_many(&[top.clone(), near_top.clone(), empty.clone()]);
+        check_many(&[top, near_top]);
+    });
+}
+
+#[test]
+fn cmp_orders_prefixes_first() {
+    let cases: [(&[u64], &[u64]); 6] = [
+        (&[], &[0]),
+        (&[1, 2], &[1, 2, 3]),
+        (&[1, 2, 1 << 20], &[1, 2, 3]),
+        (&[5], &[1 << 16]),
+        (&[1 << 16, (1 << 16) + 1], &[1 << 16, 1 << 17]),
+        (&[7, u64::MAX], &[7, u64::MAX - 1]),
+    ];
+    for (x, y) in cases {
+        let (bx, by) = (from_sorted(x).unwrap(), from_sorted(y).unwrap());
+        assert_eq!(ops::cmp(view(&bx), view(&by)), x.cmp(y), "{x:?} vs {y:?}");
+        assert_eq!(ops::cmp(view(&by), view(&bx)), y.cmp(x), "{y:?} vs {x:?}");
+    }
+    let (bx, _) = (from_sorted(&[3]).unwrap(), ());
+    assert_eq!(ops::cmp(view(&bx), view(&bx)), Ordering::Equal);
+}
+
+/// A few keys against thousands: the common-key walk gallops through the larger
+/// directory, and must still find every shared key.
+#[test]
+fn small_against_large_directories() {
+    let large: Model = (0..20_000u64).map(|k| (k << 16) | (k % 7)).collect();
+    let small: Model = [
+        5u64 << 16 | 5,
+        1000 << 16 | 6,
+        1000 << 16 | 9,
+        19_999 << 16,
+        30_000 << 16,
+    ]
+    .into();
+    let _guard = TIER_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    check_pair_all(&small, &large);
+    check_pair_all(&large, &small);
+    check_many(&[large.clone(), small.clone(), large.clone()]);
+}
+
+/// Why the pairwise forms only *reserve* `len(a) + len(b)` of payload: a union can
+/// need more. Isolated values merged with a long run make a run container bigger
+/// than both inputs together (the writer grows as needed).
+#[test]
+fn union_can_outgrow_its_inputs() {
+    let a: Model = (0..2000u64).map(|i| 2 * i).collect();
+    let b: Model = (4000..=60_000u64).collect();
+    let (ba, bb) = (build(&a), build(&b));
+    let out = ops::or(view(&ba), view(&bb)).unwrap();
+    assert_eq!(view(&out).container(0).1.kind(), Kind::Run);
+    assert!(out.len() > ba.len() + bb.len());
+    let union: Model = a.union(&b).copied().collect();
+    assert_encodes(&out, &union, "or");
+}
