@@ -417,3 +417,91 @@ CREATE OPERATOR CLASS roaring64_ops DEFAULT FOR TYPE roaring64 USING gin AS
     FUNCTION 3 roaring64_gin_extract_query(roaring64, internal, int2, internal, internal, internal, internal),
     FUNCTION 4 roaring64_gin_consistent(internal, int2, roaring64, int4, internal, internal, internal, internal),
     STORAGE int8;
+
+-- ---------------------------------------------------------------------------
+-- Aggregates
+-- ---------------------------------------------------------------------------
+-- The state type is roaring64 itself, held during aggregation as a read/write
+-- expanded object that each row changes in place (no per-row re-encoding); it is
+-- flattened to canonical bytes once, sized up front. COMBINEFUNC is the pairwise
+-- function, so parallel plans and Citus run partial aggregates without serial
+-- functions. NULL rows are skipped; zero non-NULL rows give NULL. The transition
+-- functions are not STRICT (there is no INITCOND); called outside an aggregate
+-- they compute the same operation on flat values.
+CREATE FUNCTION rb_or_trans(roaring64, roaring64) RETURNS roaring64
+    AS 'MODULE_PATHNAME', 'rb_or_trans_wrapper'
+    LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION rb_and_trans(roaring64, roaring64) RETURNS roaring64
+    AS 'MODULE_PATHNAME', 'rb_and_trans_wrapper'
+    LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION rb_xor_trans(roaring64, roaring64) RETURNS roaring64
+    AS 'MODULE_PATHNAME', 'rb_xor_trans_wrapper'
+    LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION rb_build_trans(roaring64, int8) RETURNS roaring64
+    AS 'MODULE_PATHNAME', 'rb_build_trans_wrapper'
+    LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION rb_cardinality_final(roaring64) RETURNS int8
+    AS 'MODULE_PATHNAME', 'rb_cardinality_final_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+
+CREATE AGGREGATE rb_or_agg(roaring64) (
+    SFUNC = rb_or_trans, STYPE = roaring64, COMBINEFUNC = rb_or, PARALLEL = SAFE);
+COMMENT ON AGGREGATE rb_or_agg(roaring64) IS 'the union of the sets';
+CREATE AGGREGATE rb_and_agg(roaring64) (
+    SFUNC = rb_and_trans, STYPE = roaring64, COMBINEFUNC = rb_and, PARALLEL = SAFE);
+COMMENT ON AGGREGATE rb_and_agg(roaring64) IS 'the intersection of the sets';
+CREATE AGGREGATE rb_xor_agg(roaring64) (
+    SFUNC = rb_xor_trans, STYPE = roaring64, COMBINEFUNC = rb_xor, PARALLEL = SAFE);
+COMMENT ON AGGREGATE rb_xor_agg(roaring64) IS 'the elements in an odd number of the sets';
+CREATE AGGREGATE rb_build_agg(int8) (
+    SFUNC = rb_build_trans, STYPE = roaring64, COMBINEFUNC = rb_or, PARALLEL = SAFE);
+COMMENT ON AGGREGATE rb_build_agg(int8) IS 'the set of the values';
+CREATE AGGREGATE rb_or_cardinality_agg(roaring64) (
+    SFUNC = rb_or_trans, STYPE = roaring64, COMBINEFUNC = rb_or,
+    FINALFUNC = rb_cardinality_final, PARALLEL = SAFE);
+COMMENT ON AGGREGATE rb_or_cardinality_agg(roaring64) IS 'the cardinality of the union of the sets';
+CREATE AGGREGATE rb_and_cardinality_agg(roaring64) (
+    SFUNC = rb_and_trans, STYPE = roaring64, COMBINEFUNC = rb_and,
+    FINALFUNC = rb_cardinality_final, PARALLEL = SAFE);
+COMMENT ON AGGREGATE rb_and_cardinality_agg(roaring64) IS 'the cardinality of the intersection of the sets';
+CREATE AGGREGATE rb_xor_cardinality_agg(roaring64) (
+    SFUNC = rb_xor_trans, STYPE = roaring64, COMBINEFUNC = rb_xor,
+    FINALFUNC = rb_cardinality_final, PARALLEL = SAFE);
+COMMENT ON AGGREGATE rb_xor_cardinality_agg(roaring64) IS 'the cardinality of the symmetric difference of the sets';
+
+-- rb_or_agg with an `internal` state: the same result, kept to compare the two designs
+-- (BENCHMARKS.md). Parallel plans and Citus cannot split it; prefer rb_or_agg.
+CREATE FUNCTION rb_or_internal_trans(internal, roaring64) RETURNS internal
+    AS 'MODULE_PATHNAME', 'rb_or_internal_trans_wrapper'
+    LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION rb_or_internal_final(internal) RETURNS roaring64
+    AS 'MODULE_PATHNAME', 'rb_or_internal_final_wrapper'
+    LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE AGGREGATE rb_or_agg_internal(roaring64) (
+    SFUNC = rb_or_internal_trans, STYPE = internal, FINALFUNC = rb_or_internal_final,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE rb_or_agg_internal(roaring64) IS
+    'the union of the sets, with an internal state (for comparison; not splittable: prefer rb_or_agg)';
+
+-- ---------------------------------------------------------------------------
+-- Runs and multiranges
+-- ---------------------------------------------------------------------------
+CREATE FUNCTION rb_runs(roaring64, OUT first int8, OUT last int8) RETURNS SETOF record
+    AS 'MODULE_PATHNAME', 'rb_runs_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE ROWS 100;
+COMMENT ON FUNCTION rb_runs(roaring64) IS
+    'the maximal runs of consecutive elements, ascending, as inclusive (first, last) pairs';
+-- A run that ends at int8 max has no exclusive upper bound: it becomes '[first,)'.
+CREATE FUNCTION rb_to_multirange(roaring64) RETURNS int8multirange
+    AS $$ SELECT coalesce(range_agg(CASE WHEN last = 9223372036854775807 THEN int8range(first, NULL)
+                                         ELSE int8range(first, last + 1) END),
+                          '{}'::int8multirange)
+            FROM rb_runs($1) $$
+    LANGUAGE sql STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION rb_to_multirange(roaring64) IS 'the set as an int8multirange of its runs';
+CREATE FUNCTION roaring64_from_multirange(int8multirange) RETURNS roaring64
+    AS $$ SELECT coalesce(rb_or_agg(rb_from_range(r)), '{}'::roaring64) FROM unnest($1) r $$
+    LANGUAGE sql STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION roaring64_from_multirange(int8multirange) IS 'the set of the values in the multirange';
+CREATE CAST (roaring64 AS int8multirange) WITH FUNCTION rb_to_multirange(roaring64);
+CREATE CAST (int8multirange AS roaring64) WITH FUNCTION roaring64_from_multirange(int8multirange);

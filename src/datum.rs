@@ -40,15 +40,39 @@ impl<'fcx> Roaring<'fcx> {
     /// The first `len` bytes of the value (fewer if it is shorter). On a TOASTed value
     /// stored uncompressed this fetches only the chunks that hold them.
     pub fn prefix(&self, len: usize) -> &'fcx [u8] {
-        let len = i32::try_from(len).unwrap_or(i32::MAX);
+        self.slice(0, len)
+    }
+
+    /// Bytes `[offset, offset + len)` of the value (fewer where it ends), fetching
+    /// only the TOAST chunks that hold them when the value is out of line.
+    pub fn slice(&self, offset: usize, len: usize) -> &'fcx [u8] {
+        let (Ok(offset), Ok(len)) = (i32::try_from(offset), i32::try_from(len)) else {
+            return &[];
+        };
         // SAFETY: as in `bytes`; pg_detoast_datum_slice returns a fresh varlena of at
         // most `len` data bytes that lives for the rest of the call.
         unsafe {
             varlena_to_byte_slice(pg_sys::pg_detoast_datum_slice(
                 self.datum.cast_mut_ptr(),
-                0,
+                offset,
                 len,
             ))
+        }
+    }
+
+    /// Whether the value is stored out of line and uncompressed, where reading a few
+    /// slices costs a few chunks instead of the whole value.
+    pub fn is_toasted_uncompressed(&self) -> bool {
+        let p = self.datum.cast_mut_ptr::<u8>();
+        // SAFETY: a non-null varlena; an external one (first byte 0x01) has its tag
+        // next and, for VARTAG_ONDISK, an unaligned varatt_external after that.
+        unsafe {
+            if *p != 0x01 || u32::from(*p.add(1)) != pg_sys::vartag_external::VARTAG_ONDISK {
+                return false;
+            }
+            let ext = (p.add(2) as *const pg_sys::varatt_external).read_unaligned();
+            let stored = ext.va_extinfo & ((1 << pg_sys::VARLENA_EXTSIZE_BITS) - 1);
+            stored as i64 >= i64::from(ext.va_rawsize) - pg_sys::VARHDRSZ as i64
         }
     }
 }
@@ -113,6 +137,11 @@ impl From<Vec<u8>> for RoaringOut {
 }
 
 impl RoaringOut {
+    /// The result as a datum, for functions that return raw datums.
+    pub fn into_datum_raw(self) -> pg_sys::Datum {
+        self.into_varlena()
+    }
+
     fn into_varlena(self) -> pg_sys::Datum {
         let len = match &self {
             RoaringOut::Writer(w) => match w.encoded_len() {
@@ -190,4 +219,41 @@ pub fn take_stringinfo_rest<'fcx>(buf: pgrx::datum::Internal) -> &'fcx [u8] {
         (*si).cursor = (*si).len;
         rest
     }
+}
+
+/// A raw result datum, or SQL NULL: what aggregate support functions return when the
+/// value is an expanded object's pointer rather than a fresh varlena.
+pub struct RawDatum(pub Option<pg_sys::Datum>);
+
+// SAFETY: the datum is returned as is; callers hand back either a varlena of the
+// declared type or an expanded object's read/write pointer.
+unsafe impl BoxRet for RawDatum {
+    unsafe fn box_into<'fcx>(self, fcinfo: &mut FcInfo<'fcx>) -> Datum<'fcx> {
+        match self.0 {
+            // SAFETY: see above.
+            Some(d) => unsafe { fcinfo.return_raw_datum(d) },
+            None => fcinfo.return_null(),
+        }
+    }
+}
+
+pgrx::impl_sql_translatable!(RawDatum, "roaring64");
+
+/// Argument `i` as a raw datum, None when SQL NULL.
+pub fn raw_arg(fcinfo: pg_sys::FunctionCallInfo, i: usize) -> Option<pg_sys::Datum> {
+    // SAFETY: fcinfo is the current call's; `i` is below the declared argument count
+    // (callers use the positions of their SQL declarations).
+    unsafe {
+        if pgrx::fcinfo::pg_arg_is_null(fcinfo, i) {
+            None
+        } else {
+            Some(pgrx::fcinfo::pg_getarg_datum_raw(fcinfo, i))
+        }
+    }
+}
+
+/// Argument `i` as a roaring64, None when SQL NULL.
+pub fn roaring_arg<'fcx>(fcinfo: pg_sys::FunctionCallInfo, i: usize) -> Option<Roaring<'fcx>> {
+    // SAFETY: argument `i` is declared roaring64 in SQL and is not NULL.
+    raw_arg(fcinfo, i).map(|d| unsafe { Roaring::from_raw(d) })
 }

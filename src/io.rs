@@ -16,8 +16,10 @@ use crate::text::{self, Parsed, TextError};
 #[derive(PostgresGucEnum, Clone, Copy, PartialEq, Eq, Debug)]
 pub enum OutputFormat {
     /// `{1,2,3}`, ascending int8 values.
+    #[name = c"array"]
     Array,
     /// `\x…`: the hex of the native bytes; compact and exact, for shipping values.
+    #[name = c"hex"]
     Hex,
 }
 
@@ -58,12 +60,27 @@ fn roaring64_in(input: &CStr) -> RoaringOut {
     }
 }
 
+/// Text output fails with 54000 before building text longer than a PostgreSQL value.
 #[pg_extern(sql = false)]
 fn roaring64_out(r: Roaring) -> CString {
     let mut out = Vec::new();
     match OUTPUT_FORMAT.get() {
-        OutputFormat::Hex => text::write_hex(&mut out, r.bytes()),
-        OutputFormat::Array => write_array(&mut out, r.view()),
+        OutputFormat::Hex => {
+            let needed = 3 + 2 * r.bytes().len() as u64;
+            if needed > errors::MAX_VALUE_BYTES as u64 {
+                errors::too_large(needed);
+            }
+            text::write_hex(&mut out, r.bytes())
+        }
+        OutputFormat::Array => {
+            // At least two characters per value ("1,"): refuse what cannot fit at once,
+            // and stop when the text built so far passes the limit.
+            let at_least = 2 * r.view().len() + 2;
+            if at_least > errors::MAX_VALUE_BYTES as u64 {
+                errors::too_large(at_least);
+            }
+            write_array(&mut out, r.view())
+        }
     }
     // Neither form can contain a NUL byte.
     CString::new(out).unwrap_or_else(|_| errors::invalid_parameter("roaring64 text contains NUL"))
@@ -82,6 +99,9 @@ fn write_array(out: &mut Vec<u8>, view: RoaringView<'_>) {
         for &v in &batch[..n] {
             out.extend_from_slice(digits.format(int8::to_i64(v)).as_bytes());
             out.push(b',');
+        }
+        if out.len() >= errors::MAX_VALUE_BYTES {
+            errors::too_large(out.len() as u64 + 1);
         }
         pgrx::check_for_interrupts!();
     }

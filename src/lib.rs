@@ -12,6 +12,7 @@ use pgrx::{GucContext, GucFlags, GucRegistry};
 
 ::pgrx::pg_module_magic!(name, version);
 
+mod aggregates;
 mod datum;
 mod errors;
 mod functions;
@@ -23,8 +24,14 @@ mod text;
 
 pgrx::extension_sql_file!("../sql/sroar_pg.sql", name = "sroar_pg_surface", finalize);
 
+/// Lets statement_timeout and cancel requests stop long loops inside the core crate.
+fn check_for_interrupts() {
+    pgrx::check_for_interrupts!();
+}
+
 #[pgrx::pg_guard]
 pub extern "C-unwind" fn _PG_init() {
+    sroar::set_interrupt_hook(check_for_interrupts);
     GucRegistry::define_enum_guc(
         c"sroar.output_format",
         c"Text form of roaring64 values: array ({1,2,3}) or hex (\\x of the native bytes).",

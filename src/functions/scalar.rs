@@ -8,11 +8,8 @@ use crate::int8;
 
 /// The header alone: on a large TOASTed value, only its first chunk is fetched.
 fn header(r: &Roaring) -> Header {
-    let prefix = r.prefix(HEADER_LEN);
-    match <&[u8; HEADER_LEN]>::try_from(prefix) {
-        Ok(bytes) => Header::read(bytes),
-        Err(_) => crate::errors::invalid_binary("value is shorter than the roaring64 header"),
-    }
+    sroar::partial::header(r.prefix(HEADER_LEN))
+        .unwrap_or_else(|e| crate::errors::invalid_binary(e))
 }
 
 #[pg_extern(sql = false)]
@@ -37,7 +34,15 @@ fn rb_max(r: Roaring) -> Option<i64> {
     (h.cardinality > 0).then(|| int8::to_i64(h.max))
 }
 
+/// On a large value stored out of line, reads the header, the key entries, two
+/// descriptors and one container (or one word of a bitmap), not the whole value.
 #[pg_extern(sql = false)]
 fn rb_contains_int8(r: Roaring, x: i64) -> bool {
-    r.view().contains(int8::to_u64(x))
+    let x = int8::to_u64(x);
+    if r.is_toasted_uncompressed() {
+        sroar::partial::contains(|offset, len| r.slice(offset, len), x)
+            .unwrap_or_else(|e| crate::errors::invalid_binary(e))
+    } else {
+        r.view().contains(x)
+    }
 }

@@ -12,4 +12,4 @@ SELECT id, x, rb_contains(r, x)
  WHERE id <> 1 OR x = 0
  ORDER BY id, x;
 SELECT rb_cardinality(NULL) IS NULL AS c, rb_min(NULL) IS NULL AS mn, rb_contains(NULL, 1) IS NULL AS ct,
-       rb_contains('{1}', NULL) IS NULL AS ct2;
+       rb_contains('{1}', NULL::int8) IS NULL AS ct2, rb_contains('{1}'::roaring64, NULL::roaring64) IS NULL AS ct3;

@@ -158,6 +158,9 @@ pub fn portable_len(view: &RoaringView<'_>) -> usize {
         let mut has_run = false;
         let mut payloads = 0;
         for i in range.clone() {
+            if i % 4096 == 4095 {
+                crate::interrupt::check();
+            }
             let p = plan(&view.container(i).1);
             has_run |= p.kind == Kind::Run;
             payloads += payload_len(p.kind, p.card, p.nruns);
@@ -243,6 +246,9 @@ fn write_unchecked(view: &RoaringView<'_>, out: &mut [u8]) {
         }
         debug_assert_eq!(o.pos - start, header_len(size, has_run));
         for (i, p) in range.zip(&plans) {
+            if i % 4096 == 4095 {
+                crate::interrupt::check();
+            }
             put_payload(&mut o, &view.container(i).1, p);
         }
     }

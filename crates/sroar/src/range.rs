@@ -124,6 +124,9 @@ impl RoaringView<'_> {
         // First key of the range not handled yet.
         let mut next_key = kfirst;
         for i in begin..end {
+            if i % 4096 == 4095 {
+                crate::interrupt::check();
+            }
             let (key, c) = self.container(i);
             if gaps && next_key < key {
                 push_range(&mut w, (next_key << 16).max(first), (key << 16) - 1);

@@ -42,6 +42,8 @@ pub struct Writer {
     min: u64,
     max: u64,
     scratch_runs: Vec<(u16, u16)>,
+    /// Payload bytes dropped once the result could no longer fit (see `finish`).
+    dropped: u64,
 }
 
 impl Writer {
@@ -102,6 +104,15 @@ impl Writer {
         // Offsets above 2^30 are caught by `encoded_len`; store them saturated.
         self.descrs
             .push((kind, u32::try_from(start).unwrap_or(u32::MAX)));
+        // A result that can no longer fit is doomed to a CapacityError: stop keeping
+        // its payload, so that memory stays bounded by the limit, not by the inputs.
+        if HEADER_LEN + 12 * self.keys.len() + self.arena.len() >= MAX_LEN {
+            self.dropped += self.arena.len() as u64;
+            self.arena = Vec::new();
+        }
+        if self.keys.len().is_multiple_of(4096) {
+            crate::interrupt::check();
+        }
     }
 
     /// Pushes a container holding `lows`, which must be strictly ascending; it is
@@ -288,7 +299,7 @@ impl Writer {
     /// Length of the encoded buffer.
     pub fn encoded_len(&self) -> Result<usize, CapacityError> {
         let n = self.keys.len() as u64;
-        let len = HEADER_LEN as u64 + 12 * n + self.arena.len() as u64;
+        let len = HEADER_LEN as u64 + 12 * n + self.arena.len() as u64 + self.dropped;
         if len >= MAX_LEN as u64 {
             return Err(CapacityError { needed: len });
         }

@@ -1,22 +1,126 @@
 //! Shared helpers of the client integration tests in `tests/`. They need a running
 //! server with sroar_pg installed: scripts/test.sh starts one and sets SROAR_PG_PORT.
 
+use std::error::Error;
 use std::sync::Once;
 
+use postgres::types::{to_sql_checked, FromSql, IsNull, ToSql, Type};
 use postgres::{Client, NoTls};
+
+/// The port of the test server (SROAR_PG_PORT, 15433 by default).
+pub fn port() -> String {
+    std::env::var("SROAR_PG_PORT").unwrap_or_else(|_| "15433".into())
+}
+
+/// The connection string of database `dbname` on the test server, as user postgres.
+pub fn conn_str(dbname: &str) -> String {
+    format!(
+        "host=127.0.0.1 port={} user=postgres dbname={dbname}",
+        port()
+    )
+}
+
+/// A connection to database `dbname` of the test server (no extension created).
+pub fn connect_db(dbname: &str) -> Client {
+    let url = conn_str(dbname);
+    Client::connect(&url, NoTls)
+        .unwrap_or_else(|e| panic!("cannot connect to {url} (run scripts/test.sh): {e}"))
+}
 
 /// A connection to the test server's `postgres` database, with sroar_pg created
 /// (once per test binary: tests run in parallel threads).
 pub fn connect() -> Client {
     static CREATE: Once = Once::new();
-    let port = std::env::var("SROAR_PG_PORT").unwrap_or_else(|_| "15433".into());
-    let url = format!("host=127.0.0.1 port={port} user=postgres dbname=postgres");
-    let mut client = Client::connect(&url, NoTls)
-        .unwrap_or_else(|e| panic!("cannot connect to {url} (run scripts/test.sh): {e}"));
+    let mut client = connect_db("postgres");
     CREATE.call_once(|| {
         client
             .batch_execute("CREATE EXTENSION IF NOT EXISTS sroar_pg")
             .expect("CREATE EXTENSION sroar_pg");
     });
     client
+}
+
+/// Drops database `name` if it exists (closing its connections) and creates it empty.
+pub fn recreate_db(name: &str) {
+    let mut admin = connect_db("postgres");
+    admin
+        .batch_execute(&format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)"))
+        .unwrap_or_else(|e| panic!("drop database {name}: {e:?}"));
+    admin
+        .batch_execute(&format!("CREATE DATABASE \"{name}\" TEMPLATE template0"))
+        .unwrap_or_else(|e| panic!("create database {name}: {e:?}"));
+}
+
+/// A connection to a brand-new database `name` with sroar_pg created in it.
+pub fn fresh_db(name: &str) -> Client {
+    recreate_db(name);
+    let mut client = connect_db(name);
+    client
+        .batch_execute("CREATE EXTENSION sroar_pg")
+        .unwrap_or_else(|e| panic!("CREATE EXTENSION sroar_pg in {name}: {e:?}"));
+    client
+}
+
+/// Drops database `name` (closing its connections), if it exists.
+pub fn drop_db(name: &str) {
+    let mut admin = connect_db("postgres");
+    admin
+        .batch_execute(&format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)"))
+        .unwrap_or_else(|e| panic!("drop database {name}: {e:?}"));
+}
+
+/// The SQLSTATE of an error from the server, if it carries one.
+pub fn sqlstate(e: &postgres::Error) -> Option<String> {
+    e.code().map(|c| c.code().to_owned())
+}
+
+/// Raw bytes of any type, in the binary wire format: as a parameter they are sent
+/// as they are (for any parameter type, so also roaring64); as a result column they
+/// are the type's binary output (roaring64's send function).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Raw(pub Vec<u8>);
+
+impl ToSql for Raw {
+    fn to_sql(
+        &self,
+        _ty: &Type,
+        out: &mut postgres::types::private::BytesMut,
+    ) -> Result<IsNull, Box<dyn Error + Sync + Send>> {
+        out.extend_from_slice(&self.0);
+        Ok(IsNull::No)
+    }
+
+    fn accepts(_ty: &Type) -> bool {
+        true
+    }
+
+    to_sql_checked!();
+}
+
+impl<'a> FromSql<'a> for Raw {
+    fn from_sql(_ty: &Type, raw: &'a [u8]) -> Result<Self, Box<dyn Error + Sync + Send>> {
+        Ok(Raw(raw.to_vec()))
+    }
+
+    fn accepts(_ty: &Type) -> bool {
+        true
+    }
+}
+
+/// The text form of a set as roaring64 prints it: `{v1,v2,...}`, ascending.
+pub fn array_text<'a>(values: impl IntoIterator<Item = &'a i64>) -> String {
+    let mut s = String::from("{");
+    for (i, v) in values.into_iter().enumerate() {
+        if i > 0 {
+            s.push(',');
+        }
+        s.push_str(&v.to_string());
+    }
+    s.push('}');
+    s
+}
+
+/// Lower-case hex of bytes, without a prefix.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }

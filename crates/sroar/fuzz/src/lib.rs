@@ -5,7 +5,7 @@
 //! - [`input`]: how `view_ops` splits one fuzz input into parameters and buffers;
 //! - [`view`]: every query and every producing operation of one valid view, each
 //!   output validated and tied to the input by identities;
-//! - [`pair`]: checks that take two valid views;
+//! - [`pair`]: the set algebra of `sroar::ops` on two or more valid views;
 //! - [`portable`]: import of arbitrary bytes as the standard portable format;
 //! - [`structured`]: value sets built from `arbitrary`, encoded, then mutated;
 //! - [`seeds`]: valid buffers of every container kind, for the seed corpora.
@@ -50,12 +50,18 @@ pub fn view_ops(data: &[u8]) {
     for part in &input.parts {
         if let Ok(v) = RoaringView::from_bytes(part) {
             view::check(&v, &input.params);
+            pair::check_self(&v);
+            // A neighbour that shares most containers: the pairs of container
+            // kinds at equal keys that two unrelated inputs rarely reach.
+            let near = view::neighbour(&v, &input.params);
+            pair::check(&v, &view(&near));
             views.push(v);
         }
     }
     for (i, a) in views.iter().enumerate() {
         for b in &views[i + 1..] {
-            pair::check(a, b, &input.params);
+            pair::check(a, b);
         }
     }
+    pair::check_many(&views);
 }

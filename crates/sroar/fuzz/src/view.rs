@@ -22,7 +22,7 @@ const ENDS: usize = 64;
 /// Widest range that `fill` and `flip` get: 64 containers.
 const WIDE: u64 = 1 << 22;
 /// Most probes used by the producing operations.
-const EDIT_PROBES: usize = 12;
+const EDIT_PROBES: usize = 8;
 
 /// Runs every check on `v`, with probes, ranges and shifts derived from `params`.
 pub fn check(v: &RoaringView<'_>, params: &[u64; PARAMS]) {
@@ -53,6 +53,26 @@ pub fn keyed(v: &RoaringView<'_>, p: u64) -> u64 {
         0 => p,
         n => (v.key((p >> 16) as usize % n) << 16) | (p & 0xFFFF),
     }
+}
+
+/// A set close to `v`: `v` with a range flipped and a few values toggled, the
+/// range and values picked by the parameters.
+pub fn neighbour(v: &RoaringView<'_>, params: &[u64; PARAMS]) -> Vec<u8> {
+    let first = keyed(v, params[1]);
+    let last = first.saturating_add(params[0] % WIDE);
+    let flipped = valid(
+        v.flip(first..=last),
+        &format_args!("flip({first}..={last})"),
+    );
+    let fv = view(&flipped);
+    let xs = [
+        keyed(v, params[2]),
+        keyed(v, params[3]),
+        keyed(v, params[3].rotate_left(16)),
+    ];
+    let (add, drop): (Vec<u64>, Vec<u64>) = xs.iter().partition(|&&x| !fv.contains(x));
+    let added = valid(fv.insert_many(&add), &"insert_many");
+    valid(view(&added).remove_many(&drop), &"remove_many")
 }
 
 /// The values to query: the edges of the u64 line and of the set, each parameter,
@@ -114,13 +134,22 @@ fn header(v: &RoaringView<'_>) {
     let mut prev = None;
     for (i, (key, c)) in v.containers().enumerate() {
         assert_eq!(key, v.key(i), "container {i}: key");
-        assert!(prev.is_none_or(|p| p < key), "container {i}: keys not ascending");
+        assert!(
+            prev.is_none_or(|p| p < key),
+            "container {i}: keys not ascending"
+        );
         prev = Some(key);
         assert_eq!(v.find_container(key), Some(i), "find_container({key})");
         assert!(!c.is_empty(), "container {i} is empty");
         let (lo, hi) = (c.min().expect("non-empty"), c.max().expect("non-empty"));
-        assert!(v.contains((key << 16) | u64::from(lo)), "container {i}: min");
-        assert!(v.contains((key << 16) | u64::from(hi)), "container {i}: max");
+        assert!(
+            v.contains((key << 16) | u64::from(lo)),
+            "container {i}: min"
+        );
+        assert!(
+            v.contains((key << 16) | u64::from(hi)),
+            "container {i}: max"
+        );
         sum += c.len() as u64;
     }
     assert_eq!(sum, len, "sum of the container lengths");
@@ -134,7 +163,11 @@ fn stats(v: &RoaringView<'_>) {
     assert_eq!(s.version, 1, "stats: version");
     assert_eq!(s.cardinality, v.len(), "stats: cardinality");
     assert_eq!(s.containers, n, "stats: containers");
-    assert_eq!(s.total_bytes, v.as_bytes().len() as u64, "stats: total_bytes");
+    assert_eq!(
+        s.total_bytes,
+        v.as_bytes().len() as u64,
+        "stats: total_bytes"
+    );
     let kinds = [s.array, s.bitmap, s.run];
     assert_eq!(
         kinds.iter().map(|k| k.containers).sum::<u64>(),
@@ -151,8 +184,16 @@ fn stats(v: &RoaringView<'_>) {
         s.total_bytes,
         "stats: header + directory + payloads"
     );
-    assert_eq!(s.array.payload_bytes, 2 * s.array.cardinality, "stats: array");
-    assert_eq!(s.bitmap.payload_bytes, 8192 * s.bitmap.containers, "stats: bitmap");
+    assert_eq!(
+        s.array.payload_bytes,
+        2 * s.array.cardinality,
+        "stats: array"
+    );
+    assert_eq!(
+        s.bitmap.payload_bytes,
+        8192 * s.bitmap.containers,
+        "stats: bitmap"
+    );
     assert_eq!(s.run.payload_bytes, 4 * s.runs, "stats: run");
     assert!(s.runs >= s.run.containers, "stats: runs");
 }
@@ -163,7 +204,10 @@ fn probe(v: &RoaringView<'_>, x: u64) {
     let c = v.contains(x);
     let r = v.rank(x);
     let rl = v.rank_lt(x);
-    assert!(rl <= r && r <= len, "rank_lt({x}) {rl}, rank {r}, len {len}");
+    assert!(
+        rl <= r && r <= len,
+        "rank_lt({x}) {rl}, rank {r}, len {len}"
+    );
     assert_eq!(r - rl, u64::from(c), "rank({x}) - rank_lt({x}) vs contains");
     assert_eq!(v.index(x), c.then(|| r - 1), "index({x})");
     if c {
@@ -189,8 +233,16 @@ fn probe(v: &RoaringView<'_>, x: u64) {
     );
     assert_eq!(v.range_cardinality(..=x), r, "range_cardinality(..={x})");
     assert_eq!(v.range_cardinality(..x), rl, "range_cardinality(..{x})");
-    assert_eq!(v.range_cardinality(x..), len - rl, "range_cardinality({x}..)");
-    assert_eq!(v.range_cardinality(x..=x), u64::from(c), "range_cardinality({x}..={x})");
+    assert_eq!(
+        v.range_cardinality(x..),
+        len - rl,
+        "range_cardinality({x}..)"
+    );
+    assert_eq!(
+        v.range_cardinality(x..=x),
+        u64::from(c),
+        "range_cardinality({x}..={x})"
+    );
     assert_eq!(v.contains_range(x..=x), c, "contains_range({x}..={x})");
 }
 
@@ -200,7 +252,11 @@ fn probe_pairs(v: &RoaringView<'_>, probes: &[u64]) {
     for &a in ps {
         for &b in ps {
             if a > b {
-                assert_eq!(v.range_cardinality(a..=b), 0, "range_cardinality({a}..={b})");
+                assert_eq!(
+                    v.range_cardinality(a..=b),
+                    0,
+                    "range_cardinality({a}..={b})"
+                );
                 assert!(v.contains_range(a..b), "contains_range({a}..{b})");
                 continue;
             }
@@ -236,7 +292,10 @@ fn model(v: &RoaringView<'_>, probes: &[u64], params: &[u64; PARAMS]) {
     );
     let back: Vec<u64> = v.iter().rev().collect();
     assert!(back.iter().rev().eq(vals.iter()), "iter().rev()");
-    assert!((&v).into_iter().eq(vals.iter().copied()), "IntoIterator");
+    assert!(
+        IntoIterator::into_iter(v).eq(vals.iter().copied()),
+        "IntoIterator"
+    );
 
     for size in [1 + (params[0] % 97) as usize, 4096] {
         let skip = (params[1] % 3) as usize;
@@ -255,7 +314,11 @@ fn model(v: &RoaringView<'_>, probes: &[u64], params: &[u64; PARAMS]) {
         assert_eq!(it.next(), None, "next() after next_batch returned 0");
         assert!(got == vals, "next_batch({size}) after {skip} next()");
     }
-    assert_eq!(v.iter().next_batch(&mut []), 0, "next_batch of an empty slice");
+    assert_eq!(
+        v.iter().next_batch(&mut []),
+        0,
+        "next_batch of an empty slice"
+    );
 
     // Front and back cursors in turns picked by a parameter.
     let mut it = v.iter();
@@ -282,7 +345,11 @@ fn model(v: &RoaringView<'_>, probes: &[u64], params: &[u64; PARAMS]) {
     let step = (vals.len() / 64).max(1);
     let picks = (0..vals.len())
         .step_by(step)
-        .chain(params.iter().map(|&p| (p % vals.len().max(1) as u64) as usize))
+        .chain(
+            params
+                .iter()
+                .map(|&p| (p % vals.len().max(1) as u64) as usize),
+        )
         .filter(|&i| i < vals.len());
     for i in picks {
         let x = vals[i];
@@ -332,15 +399,25 @@ fn ends(v: &RoaringView<'_>) {
     for (i, &x) in first.iter().enumerate() {
         assert_eq!(v.select(i as u64), Some(x), "select({i})");
     }
-    assert!(first.windows(2).all(|w| w[0] < w[1]), "iter() not ascending");
+    assert!(
+        first.windows(2).all(|w| w[0] < w[1]),
+        "iter() not ascending"
+    );
     let mut buf = [0u64; ENDS];
     assert_eq!(v.iter().next_batch(&mut buf), ENDS, "next_batch");
     assert!(buf[..] == first[..], "next_batch vs iter()");
     let last: Vec<u64> = v.iter().rev().take(ENDS).collect();
     for (i, &x) in last.iter().enumerate() {
-        assert_eq!(v.select(len - 1 - i as u64), Some(x), "select(len - 1 - {i})");
+        assert_eq!(
+            v.select(len - 1 - i as u64),
+            Some(x),
+            "select(len - 1 - {i})"
+        );
     }
-    assert!(last.windows(2).all(|w| w[0] > w[1]), "iter().rev() not descending");
+    assert!(
+        last.windows(2).all(|w| w[0] > w[1]),
+        "iter().rev() not descending"
+    );
 }
 
 /// insert, remove, insert_many and remove_many of the probes.
@@ -353,12 +430,18 @@ fn edits(v: &RoaringView<'_>, xs: &[u64]) {
         let iv = view(&ins);
         assert!(iv.contains(x), "insert({x}) then contains");
         assert_eq!(iv.len(), len + u64::from(!c), "insert({x}): len");
-        assert!(!c || ins == bytes, "insert({x}) of a member changed the bytes");
+        assert!(
+            !c || ins == bytes,
+            "insert({x}) of a member changed the bytes"
+        );
         let rem = valid(v.remove(x), &format_args!("remove({x})"));
         let rv = view(&rem);
         assert!(!rv.contains(x), "remove({x}) then contains");
         assert_eq!(rv.len(), len - u64::from(c), "remove({x}): len");
-        assert!(c || rem == bytes, "remove({x}) of a non-member changed the bytes");
+        assert!(
+            c || rem == bytes,
+            "remove({x}) of a non-member changed the bytes"
+        );
         let ir = valid(iv.remove(x), &format_args!("insert({x}).remove({x})"));
         assert!(ir == rem, "insert({x}).remove({x}) != remove({x})");
         let ri = valid(rv.insert(x), &format_args!("remove({x}).insert({x})"));
@@ -376,7 +459,10 @@ fn edits(v: &RoaringView<'_>, xs: &[u64]) {
     let ins = valid(v.insert_many(&many), &"insert_many");
     let iv = view(&ins);
     assert_eq!(iv.len(), len + added, "insert_many: len");
-    assert!(many.iter().all(|&x| iv.contains(x)), "insert_many: contains");
+    assert!(
+        many.iter().all(|&x| iv.contains(x)),
+        "insert_many: contains"
+    );
     let mut folded = bytes.to_vec();
     for &x in &many {
         folded = valid(view(&folded).insert(x), &format_args!("insert({x})"));
@@ -386,15 +472,24 @@ fn edits(v: &RoaringView<'_>, xs: &[u64]) {
     let rem = valid(v.remove_many(&many), &"remove_many");
     let rv = view(&rem);
     assert_eq!(rv.len(), len - removed, "remove_many: len");
-    assert!(!many.iter().any(|&x| rv.contains(x)), "remove_many: contains");
+    assert!(
+        !many.iter().any(|&x| rv.contains(x)),
+        "remove_many: contains"
+    );
     let mut folded = bytes.to_vec();
     for &x in &many {
         folded = valid(view(&folded).remove(x), &format_args!("remove({x})"));
     }
     assert!(rem == folded, "remove_many != removes one by one");
 
-    assert!(valid(v.insert_many(&[]), &"insert_many([])") == bytes, "insert_many([])");
-    assert!(valid(v.remove_many(&[]), &"remove_many([])") == bytes, "remove_many([])");
+    assert!(
+        valid(v.insert_many(&[]), &"insert_many([])") == bytes,
+        "insert_many([])"
+    );
+    assert!(
+        valid(v.remove_many(&[]), &"remove_many([])") == bytes,
+        "remove_many([])"
+    );
 }
 
 /// Range edits over ranges derived from the parameters, each at most [`WIDE`] wide.
@@ -430,24 +525,43 @@ fn ranges(v: &RoaringView<'_>, params: &[u64; PARAMS]) {
     assert!(valid(v.clear(..), &"clear(..)") == empty(), "clear(..)");
     assert!(v.fill(..).is_err(), "fill(..) fits in a buffer");
     assert!(v.flip(..).is_err(), "flip(..) fits in a buffer");
-    assert!(valid(v.range(a0..a0), &"range(a..a)") == empty(), "range(a..a)");
+    assert!(
+        valid(v.range(a0..a0), &"range(a..a)") == empty(),
+        "range(a..a)"
+    );
     assert!(valid(v.fill(a0..a0), &"fill(a..a)") == bytes, "fill(a..a)");
-    assert!(valid(v.clear(a0..a0), &"clear(a..a)") == bytes, "clear(a..a)");
+    assert!(
+        valid(v.clear(a0..a0), &"clear(a..a)") == bytes,
+        "clear(a..a)"
+    );
     assert!(valid(v.flip(a0..a0), &"flip(a..a)") == bytes, "flip(a..a)");
     if let Some(b) = a0.checked_add(1) {
         #[allow(clippy::reversed_empty_ranges)]
         let reversed = b..=a0;
-        assert!(valid(v.fill(reversed), &"fill(b..=a)") == bytes, "fill(b..=a), a < b");
+        assert!(
+            valid(v.fill(reversed), &"fill(b..=a)") == bytes,
+            "fill(b..=a), a < b"
+        );
     }
 }
 
 /// `range` and `clear` of a range of any width, against the range count.
 fn keep_clear(v: &RoaringView<'_>, first: u64, last: u64) {
     let rc = v.range_cardinality(first..=last);
-    let keep = valid(v.range(first..=last), &format_args!("range({first}..={last})"));
-    let clear = valid(v.clear(first..=last), &format_args!("clear({first}..={last})"));
+    let keep = valid(
+        v.range(first..=last),
+        &format_args!("range({first}..={last})"),
+    );
+    let clear = valid(
+        v.clear(first..=last),
+        &format_args!("clear({first}..={last})"),
+    );
     assert_eq!(view(&keep).len(), rc, "range({first}..={last}): len");
-    assert_eq!(view(&clear).len(), v.len() - rc, "clear({first}..={last}): len");
+    assert_eq!(
+        view(&clear).len(),
+        v.len() - rc,
+        "clear({first}..={last}): len"
+    );
     assert_eq!(
         view(&clear).range_cardinality(first..=last),
         0,
@@ -463,7 +577,11 @@ fn range_ops(v: &RoaringView<'_>, first: u64, last: u64) {
     let len = u128::from(v.len());
     let width = u128::from(last - first) + 1;
     let rc = v.range_cardinality(first..=last);
-    assert_eq!(rc, v.rank(last) - v.rank_lt(first), "range_cardinality({first}..={last})");
+    assert_eq!(
+        rc,
+        v.rank(last) - v.rank_lt(first),
+        "range_cardinality({first}..={last})"
+    );
     assert_eq!(
         v.contains_range(first..=last),
         u128::from(rc) == width,
@@ -477,11 +595,18 @@ fn range_ops(v: &RoaringView<'_>, first: u64, last: u64) {
 
     // The other forms of the same bounds give the same bytes.
     let same = |out: Result<Vec<u8>, sroar::CapacityError>, expected: &[u8], what: String| {
-        assert!(valid(out, &what) == expected, "{what} differs from ..= form");
+        assert!(
+            valid(out, &what) == expected,
+            "{what} differs from ..= form"
+        );
     };
     if let Some(end) = last.checked_add(1) {
         same(v.range(first..end), &keep, format!("range({first}..{end})"));
-        same(v.clear(first..end), &clear, format!("clear({first}..{end})"));
+        same(
+            v.clear(first..end),
+            &clear,
+            format!("clear({first}..{end})"),
+        );
         same(v.fill(first..end), &fill, format!("fill({first}..{end})"));
         same(v.flip(first..end), &flip, format!("flip({first}..{end})"));
     } else {
@@ -498,8 +623,18 @@ fn range_ops(v: &RoaringView<'_>, first: u64, last: u64) {
     }
 
     let (kv, cv, fv, xv) = (view(&keep), view(&clear), view(&fill), view(&flip));
-    assert_eq!(u128::from(kv.len()), u128::from(rc), "{}: len", name("range"));
-    assert_eq!(u128::from(cv.len()), len - u128::from(rc), "{}: len", name("clear"));
+    assert_eq!(
+        u128::from(kv.len()),
+        u128::from(rc),
+        "{}: len",
+        name("range")
+    );
+    assert_eq!(
+        u128::from(cv.len()),
+        len - u128::from(rc),
+        "{}: len",
+        name("clear")
+    );
     assert_eq!(
         u128::from(fv.len()),
         len - u128::from(rc) + width,
@@ -512,9 +647,23 @@ fn range_ops(v: &RoaringView<'_>, first: u64, last: u64) {
         "{}: len",
         name("flip")
     );
-    assert_eq!(kv.range_cardinality(first..=last), rc, "{}: count", name("range"));
-    assert_eq!(cv.range_cardinality(first..=last), 0, "{}: count", name("clear"));
-    assert!(fv.contains_range(first..=last), "{}: contains_range", name("fill"));
+    assert_eq!(
+        kv.range_cardinality(first..=last),
+        rc,
+        "{}: count",
+        name("range")
+    );
+    assert_eq!(
+        cv.range_cardinality(first..=last),
+        0,
+        "{}: count",
+        name("clear")
+    );
+    assert!(
+        fv.contains_range(first..=last),
+        "{}: contains_range",
+        name("fill")
+    );
     assert_eq!(
         u128::from(xv.range_cardinality(first..=last)),
         width - u128::from(rc),
@@ -523,12 +672,30 @@ fn range_ops(v: &RoaringView<'_>, first: u64, last: u64) {
     );
     // Identities, byte for byte.
     let again = |out, what: &str| valid(out, &format!("{what} of {}", name("edit")));
-    assert!(again(kv.range(first..=last), "range") == keep, "range is not idempotent");
-    assert!(again(xv.flip(first..=last), "flip") == bytes, "flip twice != self");
-    assert!(again(fv.clear(first..=last), "clear") == clear, "fill then clear != clear");
-    assert!(again(xv.clear(first..=last), "clear") == clear, "flip then clear != clear");
-    assert!(again(cv.fill(first..=last), "fill") == fill, "clear then fill != fill");
-    assert!(again(cv.flip(first..=last), "flip") == fill, "clear then flip != fill");
+    assert!(
+        again(kv.range(first..=last), "range") == keep,
+        "range is not idempotent"
+    );
+    assert!(
+        again(xv.flip(first..=last), "flip") == bytes,
+        "flip twice != self"
+    );
+    assert!(
+        again(fv.clear(first..=last), "clear") == clear,
+        "fill then clear != clear"
+    );
+    assert!(
+        again(xv.clear(first..=last), "clear") == clear,
+        "flip then clear != clear"
+    );
+    assert!(
+        again(cv.fill(first..=last), "fill") == fill,
+        "clear then fill != fill"
+    );
+    assert!(
+        again(cv.flip(first..=last), "flip") == fill,
+        "clear then flip != fill"
+    );
     assert!(
         again(fv.range(first..=last), "range") == again(from_range(first..=last), "from_range"),
         "fill then range != from_range"
@@ -571,7 +738,10 @@ fn shift(v: &RoaringView<'_>, d: i128) {
         _ => None,
     };
     let Some((lo, hi)) = kept else {
-        assert!(out == empty(), "shift({d}) beyond the u64 line is not empty");
+        assert!(
+            out == empty(),
+            "shift({d}) beyond the u64 line is not empty"
+        );
         return;
     };
     assert_eq!(ov.len(), v.range_cardinality(lo..=hi), "shift({d}): len");
@@ -606,7 +776,10 @@ fn toggle(v: &RoaringView<'_>, probes: &[u64]) {
 fn portable(v: &RoaringView<'_>) {
     let p = to_portable(v);
     assert_eq!(p.len(), portable_len(v), "portable_len");
-    assert!(looks_like_portable(&p), "to_portable output does not look portable");
+    assert!(
+        looks_like_portable(&p),
+        "to_portable output does not look portable"
+    );
     match from_portable(&p) {
         Ok(back) => assert!(back == v.as_bytes(), "from_portable(to_portable) != self"),
         Err(e) => panic!("from_portable(to_portable(v)) fails: {e}"),

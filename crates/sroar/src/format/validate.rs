@@ -285,6 +285,9 @@ pub fn validate(bytes: &[u8]) -> Result<Header, FormatError> {
     let mut last = 0u64;
     let mut prev_key = None;
     for index in 0..n {
+        if index % 4096 == 4095 {
+            crate::interrupt::check();
+        }
         let entry = u64_at(bytes, keys_at + 8 * index);
         let (key, card) = decode_key_entry(entry);
         if prev_key.is_some_and(|p| key <= p) {

@@ -1,0 +1,230 @@
+#!/usr/bin/env python3
+"""Prints the Markdown tables of BENCHMARKS.md from a criterion run.
+
+Reads `target/criterion/**/new/{benchmark,estimates}.json` (medians) written by
+`cargo bench -p sroar --bench realdata` (and `--bench kernels`), and the sizes
+in `target/realdata/sizes/*.json` written by the realdata bench.
+
+    python3 crates/sroar/benches/summarize.py [--target DIR] > /tmp/tables.md
+
+Ratios are speedups: the time of the other library divided by sroar's, so a
+ratio above 1 means sroar is faster. Standard library only.
+"""
+
+import argparse
+import json
+import math
+import os
+import sys
+
+NAMES = [
+    "census-income", "census-income_srt", "census1881", "census1881_srt",
+    "dimension_003", "dimension_008", "dimension_033", "uscensus2000",
+    "weather_sept_85", "weather_sept_85_srt", "wikileaks-noquotes",
+    "wikileaks-noquotes_srt",
+]
+DATASETS = NAMES + [n + "@64" for n in NAMES]
+PRODUCING = ["or_many", "and", "or", "xor", "andnot"]
+READ_ONLY = ["and_len", "or_len", "xor_len", "andnot_len", "contains", "iter"]
+OTHERS = ["roaring", "croaring64", "treemap"]
+CROARING = ["croaring64", "treemap"]
+
+
+def load(criterion_dir):
+    """{(group_id, function_id): median in ns}"""
+    out = {}
+    for root, _dirs, files in os.walk(criterion_dir):
+        if os.path.basename(root) != "new" or "estimates.json" not in files:
+            continue
+        with open(os.path.join(root, "benchmark.json")) as f:
+            bench = json.load(f)
+        with open(os.path.join(root, "estimates.json")) as f:
+            est = json.load(f)
+        out[(bench["group_id"], bench["function_id"])] = est["median"]["point_estimate"]
+    return out
+
+
+def fmt_time(ns):
+    if ns is None:
+        return "–"
+    for unit, scale in (("s", 1e9), ("ms", 1e6), ("µs", 1e3)):
+        if ns >= scale:
+            return f"{ns / scale:.3g} {unit}"
+    return f"{ns:.3g} ns"
+
+
+def fmt_ratio(r):
+    if r is None:
+        return "–"
+    return f"**{r:.2f}×**" if r < 1 else f"{r:.2f}×"
+
+
+def geomean(xs):
+    xs = [x for x in xs if x]
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
+
+
+def ratio(times, ours, others):
+    base = times.get(ours)
+    rivals = [times[o] for o in others if times.get(o)]
+    return min(rivals) / base if base and rivals else None
+
+
+def verdict(g, m, goal_mean, goal_min):
+    if goal_mean is None:
+        return "–"
+    return "met" if g >= goal_mean and (goal_min is None or m >= goal_min) else "missed"
+
+
+def op_table(med, op, form, libs, against):
+    """One Markdown table: per dataset, the medians and sroar's speedup."""
+    head = ["dataset"] + libs + ["best other", "sroar speedup"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" + "---:|" * (len(head) - 1)]
+    ratios = {}
+    for ds in DATASETS:
+        times = {lib: med.get((f"{ds}/{op}/{form}", lib)) for lib in libs}
+        if not any(times.values()):
+            continue
+        rivals = {o: times.get(o) for o in against if times.get(o)}
+        best = min(rivals, key=rivals.get) if rivals else None
+        r = ratio(times, "sroar", against)
+        ratios[ds] = r
+        cells = [ds] + [fmt_time(times[lib]) for lib in libs] + [best or "–", fmt_ratio(r)]
+        lines.append("| " + " | ".join(cells) + " |")
+    vals = [r for r in ratios.values() if r]
+    if vals:
+        lines.append(
+            "| **geomean** | " + " | ".join([""] * len(libs)) + f" | | **{geomean(vals):.2f}×** (min {min(vals):.2f}×) |"
+        )
+    return "\n".join(lines), ratios
+
+
+def summary_line(name, ratios_by_op, goal_mean, goal_min=None):
+    """Rows of the targets table; a `goal_mean` of None means no goal."""
+    rows = []
+    every = []
+    for op, ratios in ratios_by_op.items():
+        vals = [r for r in ratios.values() if r]
+        if not vals:
+            continue
+        every += vals
+        worst = min(ratios, key=lambda d: ratios[d] or math.inf)
+        g, m = geomean(vals), min(vals)
+        rows.append(f"| {name} | {op} | {g:.2f}× | {m:.2f}× ({worst}) | {verdict(g, m, goal_mean, goal_min)} |")
+    if every:
+        g, m = geomean(every), min(every)
+        rows.append(f"| {name} | **all** | **{g:.2f}×** | {m:.2f}× | **{verdict(g, m, goal_mean, goal_min)}** |")
+    return rows
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    default_target = os.environ.get("CARGO_TARGET_DIR", os.path.join(here, "..", "..", "..", "target"))
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--target", default=default_target, help="cargo target dir")
+    args = ap.parse_args()
+    med = load(os.path.join(args.target, "criterion"))
+    if not med:
+        sys.exit(f"no criterion results under {args.target}/criterion")
+    out = []
+
+    # -- headline --
+    bytes_ratios, bytes_ro_ratios, mem_ratios, mem_rr_ratios = {}, {}, {}, {}
+    sections = []
+    for op in PRODUCING + READ_ONLY:
+        libs_b = ["sroar"] + (["sroar_checked"] if op in PRODUCING else []) + (["sroar_iter"] if op == "iter" else []) + OTHERS
+        t, r = op_table(med, op, "bytes", libs_b, OTHERS)
+        (bytes_ratios if op in PRODUCING else bytes_ro_ratios)[op] = r
+        sections.append(f"### `{op}`, bytes → {'bytes' if op in PRODUCING else 'answer'}\n\n{t}\n")
+        libs_m = ["sroar"] + (["sroar_iter"] if op == "iter" else []) + OTHERS
+        t, r = op_table(med, op, "mem", libs_m, CROARING)
+        mem_ratios[op] = r
+        _, mem_rr_ratios[op] = op_table(med, op, "mem", libs_m, ["roaring"])
+        sections.append(f"### `{op}`, in memory (speedup against the faster CRoaring)\n\n{t}\n")
+
+    out.append("## Targets\n")
+    out.append("| target | operation | geomean speedup | worst dataset | verdict |")
+    out.append("|---|---|---:|---:|---|")
+    out += summary_line("bytes → bytes ≥ 2× (never < 1×)", bytes_ratios, 2.0, 1.0)
+    out += summary_line("bytes → answer (read-only, same goal)", bytes_ro_ratios, 2.0, 1.0)
+    out += summary_line("in memory ≥ 1× CRoaring", mem_ratios, 1.0)
+    out += summary_line("in memory vs roaring-rs (no goal)", mem_rr_ratios, None)
+
+    # -- open --
+    open_rows = ["| dataset | values | sroar unchecked | sroar checked | roaring | roaring checked | croaring64 | treemap | treemap checked | croaring64 / unchecked | croaring64 / checked |",
+                 "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    unchecked, checked = [], []
+    sizes = load_sizes(args.target)
+    for ds in DATASETS:
+        g = f"{ds}/open/bytes"
+        t = {lib: med.get((g, lib)) for lib in ["sroar", "sroar_checked", "roaring", "roaring_checked", "croaring64", "treemap", "treemap_checked"]}
+        if not t["sroar"]:
+            continue
+        ru = t["croaring64"] / t["sroar"] if t["croaring64"] else None
+        rc = t["croaring64"] / t["sroar_checked"] if t["croaring64"] and t["sroar_checked"] else None
+        unchecked.append(ru)
+        checked.append(rc)
+        nvals = sizes.get(ds, {}).get("union_values", "")
+        open_rows.append("| " + " | ".join([ds, f"{nvals:,}" if nvals != "" else ""] + [fmt_time(t[k]) for k in t] + [f"{ru:,.0f}×" if ru else "–", f"{rc:.2f}×" if rc else "–"]) + " |")
+    if unchecked:
+        gu, gc = geomean(unchecked), geomean(checked)
+        open_rows.append(f"| **geomean** | | | | | | | | | **{gu:,.0f}×** (min {min(unchecked):,.0f}×) | **{gc:.2f}×** (min {min(checked):.2f}×) |")
+        out.append(f"| open a large bitmap ≥ 100× croaring deserialize | unchecked | {gu:,.0f}× | {min(unchecked):,.0f}× | {'met' if min(unchecked) >= 100 else 'missed'} |")
+        out.append(f"| open a large bitmap ≥ 100× croaring deserialize | checked (O(n)) | {gc:.2f}× | {min(checked):.2f}× | {'met' if min(checked) >= 100 else 'missed'} |")
+
+    # -- sizes --
+    size_rows = ["| dataset | bitmaps | values | sroar bytes | portable bytes | sroar / portable | union: sroar | union: portable | union ratio |",
+                 "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    size_ratios = []
+    for ds in DATASETS:
+        s = sizes.get(ds)
+        if not s:
+            continue
+        r = s["sroar_bytes"] / s["portable_bytes"]
+        ru = s["union_sroar_bytes"] / s["union_portable_bytes"]
+        size_ratios.append((ds, r))
+        mark = lambda x: f"**{x:.3f}**" if x > 1.05 else f"{x:.3f}"
+        size_rows.append(f"| {ds} | {s['bitmaps']:,} | {s['values']:,} | {s['sroar_bytes']:,} | {s['portable_bytes']:,} | {mark(r)} | {s['union_sroar_bytes']:,} | {s['union_portable_bytes']:,} | {mark(ru)} |")
+    if size_ratios:
+        within = sum(1 for _, r in size_ratios if r <= 1.05)
+        worst = max(size_ratios, key=lambda x: x[1])
+        out.append(f"| size within 5% of portable | per dataset | {geomean([r for _, r in size_ratios]):.3f} (size ratio) | {worst[1]:.3f} ({worst[0]}) | {'met' if within == len(size_ratios) else f'missed on {len(size_ratios) - within} of {len(size_ratios)}'} |")
+
+    out.append("\n## Opening the union of each dataset from its bytes\n")
+    out += open_rows
+    out.append("\n## Serialized size (all bitmaps of a dataset, and their union)\n")
+    out += size_rows
+    out.append("\n## Per operation\n")
+    out += sections
+
+    # -- tiers --
+    tier_rows = {}
+    for (group, fn), ns in med.items():
+        if group.startswith("tiers/"):
+            tier_rows.setdefault(group[len("tiers/"):], {})[fn] = ns
+    if tier_rows:
+        out.append("## SIMD tiers (sroar alone, in memory)\n")
+        out.append("| dataset/operation | scalar | avx2 | avx512 | avx2 speedup | avx512 speedup |")
+        out.append("|---|---:|---:|---:|---:|---:|")
+        for key in sorted(tier_rows):
+            t = tier_rows[key]
+            s = t.get("scalar")
+            sp = lambda k: f"{s / t[k]:.2f}×" if s and t.get(k) else "–"
+            out.append(f"| {key} | {fmt_time(s)} | {fmt_time(t.get('avx2'))} | {fmt_time(t.get('avx512'))} | {sp('avx2')} | {sp('avx512')} |")
+    print("\n".join(out))
+
+
+def load_sizes(target):
+    d = os.path.join(target, "realdata", "sizes")
+    out = {}
+    if os.path.isdir(d):
+        for f in os.listdir(d):
+            if f.endswith(".json"):
+                with open(os.path.join(d, f)) as fh:
+                    s = json.load(fh)
+                out[s["dataset"]] = s
+    return out
+
+
+if __name__ == "__main__":
+    main()

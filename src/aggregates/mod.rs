@@ -1,0 +1,166 @@
+//! Aggregates whose state type is `roaring64` itself, held during aggregation as a
+//! read/write expanded object (see `expanded`): rb_or_agg, rb_and_agg, rb_xor_agg,
+//! rb_build_agg and the cardinality forms. COMBINEFUNC is the plain pairwise function,
+//! so core parallel aggregation and Citus split them without serial functions.
+
+mod expanded;
+mod palloc;
+
+use pgrx::prelude::*;
+use sroar::ops::{AndAccumulator, OrAccumulator, XorAccumulator};
+
+use crate::datum::{raw_arg, roaring_arg, RawDatum, RoaringOut};
+use crate::int8;
+use expanded::{agg_context, Accumulator, State};
+use palloc::PallocAlloc;
+
+#[derive(Clone, Copy)]
+enum Kind {
+    Or,
+    And,
+    Xor,
+}
+
+impl Kind {
+    fn make(self) -> impl FnOnce(PallocAlloc) -> Accumulator {
+        move |a| match self {
+            Kind::Or => Accumulator::Or(OrAccumulator::new_in(a)),
+            Kind::And => Accumulator::And(AndAccumulator::new_in(a)),
+            Kind::Xor => Accumulator::Xor(XorAccumulator::new_in(a)),
+        }
+    }
+
+    /// The same operation on flat values, for calls outside an aggregate.
+    fn flat(self, a: sroar::RoaringView<'_>, b: sroar::RoaringView<'_>) -> RoaringOut {
+        match self {
+            Kind::Or => sroar::ops::or_writer(a, b),
+            Kind::And => sroar::ops::and_writer(a, b),
+            Kind::Xor => sroar::ops::xor_writer(a, b),
+        }
+        .into()
+    }
+}
+
+/// The state to change in place: ours and adopted by this aggregate, or a new one
+/// that starts from the incoming value (a flat or foreign state, or NULL).
+fn state_for(
+    fcinfo: pg_sys::FunctionCallInfo,
+    aggcontext: pg_sys::MemoryContext,
+    kind: Kind,
+) -> State {
+    if let Some(s) = raw_arg(fcinfo, 0).and_then(State::from_datum) {
+        if s.is_owned_by(aggcontext) {
+            // Ours and adopted: nodeAgg hands the same object back every row.
+            return s;
+        }
+    }
+    let mut fresh = State::create(aggcontext, kind.make());
+    if let Some(old) = roaring_arg(fcinfo, 0) {
+        fresh.acc().add(old.view());
+    }
+    fresh
+}
+
+/// One transition step: the state absorbs the roaring64 in argument 1.
+fn transition(fcinfo: pg_sys::FunctionCallInfo, kind: Kind) -> RawDatum {
+    let value = roaring_arg(fcinfo, 1);
+    let Some(aggcontext) = agg_context(fcinfo) else {
+        // Called as a plain function: the same operation on flat values.
+        return match (roaring_arg(fcinfo, 0), value) {
+            (Some(a), Some(b)) => RawDatum(Some(kind.flat(a.view(), b.view()).into_datum_raw())),
+            (Some(_), None) => RawDatum(raw_arg(fcinfo, 0)),
+            (None, _) => RawDatum(raw_arg(fcinfo, 1)),
+        };
+    };
+    let Some(value) = value else {
+        // NULL rows are skipped: the state (possibly still NULL) is unchanged.
+        return RawDatum(raw_arg(fcinfo, 0));
+    };
+    let mut state = state_for(fcinfo, aggcontext, kind);
+    let acc = state.acc();
+    if let Accumulator::And(a) = acc {
+        if a.is_empty() {
+            // Nothing can come back into an empty intersection: skip reading the row.
+            return RawDatum(Some(state.rw_datum()));
+        }
+    }
+    acc.add(value.view());
+    RawDatum(Some(state.rw_datum()))
+}
+
+#[pg_extern(sql = false)]
+fn rb_or_trans(fcinfo: pg_sys::FunctionCallInfo) -> RawDatum {
+    transition(fcinfo, Kind::Or)
+}
+
+#[pg_extern(sql = false)]
+fn rb_and_trans(fcinfo: pg_sys::FunctionCallInfo) -> RawDatum {
+    transition(fcinfo, Kind::And)
+}
+
+#[pg_extern(sql = false)]
+fn rb_xor_trans(fcinfo: pg_sys::FunctionCallInfo) -> RawDatum {
+    transition(fcinfo, Kind::Xor)
+}
+
+/// rb_build_agg(int8): the state absorbs one element per row.
+#[pg_extern(sql = false)]
+fn rb_build_trans(fcinfo: pg_sys::FunctionCallInfo) -> RawDatum {
+    let Some(value) = raw_arg(fcinfo, 1) else {
+        return RawDatum(raw_arg(fcinfo, 0));
+    };
+    let x = int8::to_u64(value.value() as i64);
+    let Some(aggcontext) = agg_context(fcinfo) else {
+        let out: RoaringOut = match roaring_arg(fcinfo, 0) {
+            Some(a) => a.view().insert(x),
+            None => sroar::from_sorted(&[x]),
+        }
+        .unwrap_or_else(|e| crate::errors::too_large(e.needed))
+        .into();
+        return RawDatum(Some(out.into_datum_raw()));
+    };
+    let mut state = state_for(fcinfo, aggcontext, Kind::Or);
+    if let Accumulator::Or(a) = state.acc() {
+        a.insert(x);
+    }
+    RawDatum(Some(state.rw_datum()))
+}
+
+/// The final function of the cardinality aggregates: the state's cardinality,
+/// expanded (read-only) or flat (after a parallel combine).
+#[pg_extern(sql = false)]
+fn rb_cardinality_final(fcinfo: pg_sys::FunctionCallInfo) -> Option<i64> {
+    let datum = raw_arg(fcinfo, 0)?;
+    if let Some(mut s) = State::from_datum(datum) {
+        return Some(s.acc().len() as i64);
+    }
+    roaring_arg(fcinfo, 0).map(|r| r.view().len() as i64)
+}
+
+/// rb_or_agg_internal: the same union with an `internal` state, kept to measure the
+/// expanded-object design against (see BENCHMARKS.md). It cannot be split into
+/// partial aggregates by parallel plans or Citus.
+#[pg_extern(sql = false)]
+fn rb_or_internal_trans(fcinfo: pg_sys::FunctionCallInfo) -> pgrx::datum::Internal {
+    let Some(aggcontext) = agg_context(fcinfo) else {
+        crate::errors::invalid_parameter("rb_or_internal_trans must be called as an aggregate")
+    };
+    let Some(value) = roaring_arg(fcinfo, 1) else {
+        // NULL rows are skipped: the state (possibly still NULL) is unchanged.
+        return pgrx::datum::Internal::from(raw_arg(fcinfo, 0));
+    };
+    let mut state = match raw_arg(fcinfo, 0) {
+        // SAFETY: a non-NULL internal state of this aggregate comes from internal_datum.
+        Some(d) => unsafe { State::from_internal(d) },
+        None => State::create(aggcontext, Kind::Or.make()),
+    };
+    state.acc().add(value.view());
+    pgrx::datum::Internal::from(Some(state.internal_datum()))
+}
+
+#[pg_extern(sql = false)]
+fn rb_or_internal_final(fcinfo: pg_sys::FunctionCallInfo) -> RawDatum {
+    // SAFETY: as above.
+    let state = raw_arg(fcinfo, 0).map(|d| unsafe { State::from_internal(d) });
+    RawDatum(state.map(|mut s| s.flatten()))
+}

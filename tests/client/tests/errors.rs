@@ -1,0 +1,912 @@
+//! User errors through a real client: each carries the SQLSTATE a PostgreSQL user
+//! expects, never XX000 (a Rust panic reaching SQL), and the same connection keeps
+//! working afterwards. scripts/test.sh starts the server and sets SROAR_PG_PORT.
+
+use postgres::types::ToSql;
+use postgres::Client;
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestRunner};
+use sroar_pg_client_tests::{connect, sqlstate, Raw};
+
+/// Runs `sql` expecting an error with SQLSTATE `code`, then checks that the
+/// connection still answers.
+fn expect_code(c: &mut Client, code: &str, sql: &str, params: &[&(dyn ToSql + Sync)], what: &str) {
+    match c.query(sql, params) {
+        Ok(rows) => panic!(
+            "{what}: expected {code}, got {} rows from {sql}",
+            rows.len()
+        ),
+        Err(e) => assert_eq!(sqlstate(&e).as_deref(), Some(code), "{what}: {sql}: {e}"),
+    }
+    alive(c);
+}
+
+fn alive(c: &mut Client) {
+    let one: i32 = c
+        .query_one("SELECT 1", &[])
+        .expect("the connection works after the error")
+        .get(0);
+    assert_eq!(one, 1);
+}
+
+// ---------------------------------------------------------------------------
+// Text input
+// ---------------------------------------------------------------------------
+
+#[test]
+fn malformed_text_is_22p02() {
+    let mut c = connect();
+    let inputs = [
+        "",
+        " ",
+        "{",
+        "}",
+        "{1",
+        "{1,",
+        "{,}",
+        "{,1}",
+        "{1,,2}",
+        "{1 2}",
+        "{a}",
+        "{1}x",
+        "{1} {2}",
+        "1,2",
+        "1",
+        "[1,2]",
+        "(1,2)",
+        "{1.5}",
+        "{1e3}",
+        "{0x10}",
+        "{--1}",
+        "{+-1}",
+        "{-}",
+        "{+}",
+        "{NULL}",
+        "{1;2}",
+        "{{1}}",
+        "{１}",
+        "\u{a0}{1}",
+        "{1}\u{0}",
+        "\\x1",
+        "\\xzz",
+        "\\x0g",
+        "\\x 53",
+        "\\",
+        "x53523634",
+    ];
+    for input in inputs {
+        if input.contains('\0') {
+            continue; // a text parameter cannot hold NUL
+        }
+        expect_code(
+            &mut c,
+            "22P02",
+            "SELECT $1::text::roaring64",
+            &[&input],
+            input,
+        );
+    }
+    // A literal goes through the same input function.
+    expect_code(
+        &mut c,
+        "22P02",
+        "SELECT '{1,,2}'::roaring64",
+        &[],
+        "literal",
+    );
+    expect_code(&mut c, "22P02", "SELECT '{1,2'::roaring64", &[], "literal");
+    // Through COPY text input as well.
+    c.batch_execute("CREATE TEMP TABLE t_copy (r roaring64)")
+        .unwrap();
+    let mut w = c.copy_in("COPY t_copy FROM STDIN").unwrap();
+    std::io::Write::write_all(&mut w, b"{1,2}\n{1,x}\n").unwrap();
+    let e = w.finish().expect_err("bad COPY row accepted");
+    assert_eq!(sqlstate(&e).as_deref(), Some("22P02"), "{e}");
+    alive(&mut c);
+}
+
+/// `\x` followed by well-formed hex of bytes that are not a valid roaring64: the
+/// bytes are what is wrong, so the error is the binary-data one.
+#[test]
+fn hex_text_of_invalid_bytes_is_22p03() {
+    let mut c = connect();
+    let good = native(&mut c, "{1,2,3,70000}");
+    let bad = [
+        String::new(),
+        "00".to_owned(),
+        "53523634".to_owned(),
+        sroar_pg_client_tests::hex(&good[..good.len() - 1]),
+        sroar_pg_client_tests::hex(&[good.as_slice(), &[0]].concat()),
+    ];
+    for h in bad {
+        let text = format!("\\x{h}");
+        expect_code(
+            &mut c,
+            "22P03",
+            "SELECT $1::text::roaring64",
+            &[&text],
+            &text,
+        );
+    }
+}
+
+#[test]
+fn out_of_range_numbers_are_22003() {
+    let mut c = connect();
+    for input in [
+        "{9223372036854775808}",
+        "{-9223372036854775809}",
+        "{1,99999999999999999999}",
+        "{18446744073709551616}",
+        "{+9223372036854775808}",
+        "{100000000000000000000000000000000000000000000000000000000000}",
+    ] {
+        expect_code(
+            &mut c,
+            "22003",
+            "SELECT $1::text::roaring64",
+            &[&input],
+            input,
+        );
+    }
+    // The extreme values themselves are fine.
+    let r: String = c
+        .query_one(
+            "SELECT '{9223372036854775807,-9223372036854775808,+5}'::roaring64::text",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert_eq!(r, "{-9223372036854775808,5,9223372036854775807}");
+    expect_code(
+        &mut c,
+        "22003",
+        "SELECT rb_build('{9223372036854775808}'::int8[])",
+        &[],
+        "int8[] input",
+    );
+}
+
+#[test]
+fn null_array_elements_are_22004() {
+    let mut c = connect();
+    for sql in [
+        "SELECT rb_build(ARRAY[1, NULL]::int8[])",
+        "SELECT rb_build(ARRAY[NULL]::int8[])",
+        "SELECT ARRAY[NULL, 2]::int8[]::roaring64",
+        "SELECT ARRAY[1, NULL]::int4[]::roaring64",
+        "SELECT rb_add('{1}'::roaring64, ARRAY[NULL]::int8[])",
+        "SELECT rb_remove('{1}'::roaring64, ARRAY[2, NULL]::int8[])",
+    ] {
+        expect_code(&mut c, "22004", sql, &[], sql);
+    }
+    let with_null: Vec<Option<i64>> = vec![Some(1), None, Some(3)];
+    expect_code(
+        &mut c,
+        "22004",
+        "SELECT rb_build($1::int8[])",
+        &[&with_null],
+        "parameter",
+    );
+    expect_code(
+        &mut c,
+        "22004",
+        "SELECT rb_add($1::text::roaring64, $2::int8[])",
+        &[&"{}", &with_null],
+        "parameter",
+    );
+    let with_null32: Vec<Option<i32>> = vec![None];
+    expect_code(
+        &mut c,
+        "22004",
+        "SELECT $1::int4[]::roaring64",
+        &[&with_null32],
+        "int4 parameter",
+    );
+}
+
+#[test]
+fn bad_arguments_are_22023() {
+    let mut c = connect();
+    for (o, l) in [
+        (-1i64, 1i64),
+        (0, -1),
+        (-1, -1),
+        (i64::MIN, 5),
+        (5, i64::MIN),
+    ] {
+        expect_code(
+            &mut c,
+            "22023",
+            "SELECT rb_slice('{1,2,3}'::roaring64, $1, $2)",
+            &[&o, &l],
+            &format!("rb_slice({o}, {l})"),
+        );
+    }
+    // rb_slice of an empty set with a negative argument is still an error.
+    expect_code(
+        &mut c,
+        "22023",
+        "SELECT rb_slice('{}'::roaring64, -1, 0)",
+        &[],
+        "empty",
+    );
+    c.batch_execute("SELECT sroar_version()").unwrap();
+    expect_code(
+        &mut c,
+        "22023",
+        "SET sroar.output_format = 'octal'",
+        &[],
+        "GUC",
+    );
+}
+
+/// Results that would not fit in one PostgreSQL value (1 GB) are refused before
+/// anything is allocated.
+#[test]
+fn results_over_1gb_are_54000() {
+    let mut c = connect();
+    for sql in [
+        "SELECT rb_from_range(-9223372036854775808, 9223372036854775807)",
+        "SELECT rb_from_range(0, 9223372036854775807)",
+        "SELECT rb_from_range('(,)'::int8range)",
+        "SELECT rb_from_range('[0,)'::int8range)",
+        "SELECT rb_fill('{}'::roaring64, -9223372036854775808, 9223372036854775807)",
+        "SELECT rb_fill('{1}'::roaring64, '(,)'::int8range)",
+        "SELECT rb_flip('{1}'::roaring64, -9223372036854775808, 9223372036854775807)",
+        "SELECT rb_flip('{}'::roaring64, '(,)'::int8range)",
+        // 2^42 values: 2^26 run containers of 16 bytes, just over 1 GB.
+        "SELECT rb_from_range(0, 4398046511104)",
+        // 2^28 values as int8[]: 2 GB.
+        "SELECT rb_to_array(rb_from_range(0, 268435456))",
+    ] {
+        expect_code(&mut c, "54000", sql, &[], sql);
+    }
+}
+
+/// An int8multirange with an unbounded side, cast to roaring64 (if this build has
+/// the cast): over 1 GB.
+#[test]
+fn unbounded_multirange_is_54000() {
+    let mut c = connect();
+    let has: bool = c
+        .query_one(
+            "SELECT to_regprocedure('roaring64_from_multirange(int8multirange)') IS NOT NULL",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    if !has {
+        eprintln!("no int8multirange cast in this build: nothing to test");
+        return;
+    }
+    for sql in [
+        "SELECT '{(,5)}'::int8multirange::roaring64",
+        "SELECT '{[1,3), [0,)}'::int8multirange::roaring64",
+        "SELECT roaring64_from_multirange('{(,)}')",
+    ] {
+        expect_code(&mut c, "54000", sql, &[], sql);
+    }
+}
+
+/// Text output of a set whose text is over 1 GB is refused with 54000, not an
+/// internal allocation failure: 1.2 * 10^8 values of 10 digits and commas in the
+/// array form, or the hex form of a 600 MB value.
+#[test]
+fn text_output_over_1gb_is_54000() {
+    let mut c = connect();
+    expect_code(
+        &mut c,
+        "54000",
+        "SELECT length(rb_from_range(1000000000, 1120000000)::text)",
+        &[],
+        "array text output",
+    );
+    c.batch_execute("SET sroar.output_format = hex").unwrap();
+    expect_code(
+        &mut c,
+        "54000",
+        "SELECT length(rb_from_range(0, 2473901162496)::text)",
+        &[],
+        "hex text output",
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Binary input
+// ---------------------------------------------------------------------------
+
+fn native(c: &mut Client, text: &str) -> Vec<u8> {
+    c.query_one("SELECT $1::text::roaring64::bytea", &[&text])
+        .unwrap()
+        .get(0)
+}
+
+const ARRAY: u8 = 1;
+const BITMAP: u8 = 2;
+const RUN: u8 = 3;
+
+/// One container as stored: its 48-bit key, its cardinality, its kind, its payload.
+#[derive(Clone, Debug)]
+struct Stored {
+    key: u64,
+    card: u64,
+    kind: u8,
+    payload: Vec<u8>,
+}
+
+fn runs_of(lows: &[u16]) -> Vec<(u16, u16)> {
+    let mut runs: Vec<(u16, u16)> = Vec::new();
+    for &v in lows {
+        match runs.last_mut() {
+            Some((s, l)) if u32::from(*s) + u32::from(*l) + 1 == u32::from(v) => *l += 1,
+            _ => runs.push((v, 0)),
+        }
+    }
+    runs
+}
+
+fn canonical_kind(lows: &[u16]) -> u8 {
+    let (c, r) = (lows.len(), runs_of(lows).len());
+    if c <= 4096 {
+        if 4 * r < 2 * c {
+            RUN
+        } else {
+            ARRAY
+        }
+    } else if 4 * r < 8192 {
+        RUN
+    } else {
+        BITMAP
+    }
+}
+
+/// A container holding the low parts `lows` (ascending), stored as `kind`.
+fn container(key: u64, lows: &[u16], kind: u8) -> Stored {
+    let payload = match kind {
+        ARRAY => lows.iter().flat_map(|v| v.to_le_bytes()).collect(),
+        BITMAP => {
+            let mut words = [0u64; 1024];
+            for &v in lows {
+                words[usize::from(v) / 64] |= 1 << (v % 64);
+            }
+            words.iter().flat_map(|w| w.to_le_bytes()).collect()
+        }
+        _ => runs_of(lows)
+            .iter()
+            .flat_map(|(s, l)| [s.to_le_bytes(), l.to_le_bytes()].concat())
+            .collect(),
+    };
+    Stored {
+        key,
+        card: lows.len() as u64,
+        kind,
+        payload,
+    }
+}
+
+/// Header fields, normally derived from the containers.
+struct Header {
+    magic: [u8; 4],
+    version: u8,
+    flags: u8,
+    reserved: u16,
+    card: u64,
+    min: u64,
+    max: u64,
+}
+
+/// The buffer of these containers under this header: directory and packed payloads.
+fn assemble(cs: &[Stored], h: &Header) -> Vec<u8> {
+    let n = cs.len();
+    let mut out = Vec::new();
+    out.extend_from_slice(&h.magic);
+    out.push(h.version);
+    out.push(h.flags);
+    out.extend_from_slice(&h.reserved.to_le_bytes());
+    out.extend_from_slice(&(n as u32).to_le_bytes());
+    let total = 40 + 12 * n + cs.iter().map(|c| c.payload.len()).sum::<usize>();
+    out.extend_from_slice(&(total as u32).to_le_bytes());
+    out.extend_from_slice(&h.card.to_le_bytes());
+    out.extend_from_slice(&h.min.to_le_bytes());
+    out.extend_from_slice(&h.max.to_le_bytes());
+    for c in cs {
+        out.extend_from_slice(&((c.key << 16) | (c.card.wrapping_sub(1) & 0xffff)).to_le_bytes());
+    }
+    let mut offset = 40 + 12 * n;
+    for c in cs {
+        out.extend_from_slice(&((u32::from(c.kind) << 30) | offset as u32).to_le_bytes());
+        offset += c.payload.len();
+    }
+    for c in cs {
+        out.extend_from_slice(&c.payload);
+    }
+    out
+}
+
+/// The header that agrees with the containers, given the values they hold.
+fn header_of(values: &[u64]) -> Header {
+    Header {
+        magic: *b"SR64",
+        version: 1,
+        flags: 0,
+        reserved: 0,
+        card: values.len() as u64,
+        min: values.first().copied().unwrap_or(0),
+        max: values.last().copied().unwrap_or(0),
+    }
+}
+
+/// The stored u64 of an int8 value.
+fn u(x: i64) -> u64 {
+    (x as u64) ^ (1 << 63)
+}
+
+/// The canonical buffer of a set of int8 values, built here independently.
+fn encode(values: &[i64]) -> Vec<u8> {
+    let mut us: Vec<u64> = values.iter().map(|&x| u(x)).collect();
+    us.sort_unstable();
+    us.dedup();
+    let mut cs = Vec::new();
+    let mut i = 0;
+    while i < us.len() {
+        let key = us[i] >> 16;
+        let lows: Vec<u16> = us[i..]
+            .iter()
+            .take_while(|&&v| v >> 16 == key)
+            .map(|&v| v as u16)
+            .collect();
+        i += lows.len();
+        cs.push(container(key, &lows, canonical_kind(&lows)));
+    }
+    assemble(&cs, &header_of(&us))
+}
+
+/// Invalid bytes through every binary door: the bytea cast, roaring64_from_bytea and
+/// a binary parameter (the type's receive function).
+fn expect_invalid(c: &mut Client, bytes: &[u8], what: &str) {
+    let v = bytes.to_vec();
+    expect_code(c, "22P03", "SELECT $1::bytea::roaring64", &[&v], what);
+    expect_code(
+        c,
+        "22P03",
+        "SELECT roaring64_from_bytea($1::bytea)",
+        &[&v],
+        what,
+    );
+    expect_code(c, "22P03", "SELECT $1::roaring64", &[&Raw(v.clone())], what);
+}
+
+/// Bytes that were accepted must be the canonical encoding of the set they hold.
+fn accepted_is_canonical(c: &mut Client, bytes: &[u8], what: &str) {
+    let row = c
+        .query_one(
+            "SELECT rb_build(rb_to_array(r))::bytea, rb_cardinality(r), cardinality(rb_to_array(r))
+             FROM (SELECT $1::bytea::roaring64 AS r) t",
+            &[&bytes.to_vec()],
+        )
+        .unwrap();
+    assert_eq!(
+        row.get::<_, Vec<u8>>(0),
+        bytes,
+        "{what}: accepted but not canonical"
+    );
+    assert_eq!(
+        row.get::<_, i64>(1),
+        i64::from(row.get::<_, i32>(2)),
+        "{what}"
+    );
+}
+
+fn good_values(c: &mut Client) -> Vec<(String, Vec<u8>)> {
+    let texts = [
+        "{}".to_owned(),
+        "{0}".to_owned(),
+        "{1,5,9,200,70000}".to_owned(),
+        "{-9223372036854775808,-1,0,9223372036854775807}".to_owned(),
+        "{1,2,3,65536,65537,4294967296}".to_owned(),
+    ];
+    let mut out: Vec<(String, Vec<u8>)> = texts.iter().map(|t| (t.clone(), native(c, t))).collect();
+    // A bitmap container and a run container.
+    for sql in [
+        "SELECT rb_build(ARRAY(SELECT g FROM generate_series(0, 20000, 3) g))::bytea",
+        "SELECT rb_from_range(100, 50000)::bytea",
+    ] {
+        let b: Vec<u8> = c.query_one(sql, &[]).unwrap().get(0);
+        out.push((sql.to_owned(), b));
+    }
+    out
+}
+
+/// The independent encoder above agrees with the server, so that the hand-made
+/// invalid buffers below differ from valid ones only where intended.
+#[test]
+fn the_test_encoder_matches_the_server() {
+    let mut c = connect();
+    let sets: Vec<Vec<i64>> = vec![
+        vec![],
+        vec![0],
+        vec![1, 5, 9, 200, 70000],
+        vec![i64::MIN, -1, 0, i64::MAX],
+        vec![0, 1, 2],
+        (0..20000).step_by(3).collect(),
+        (100..50000).collect(),
+        (0..5000).map(|x| x * 2).collect(),
+        vec![-65536, -65537, 65535, 65536, 1 << 48],
+    ];
+    for s in sets {
+        let server: Vec<u8> = c
+            .query_one("SELECT rb_build($1::int8[])::bytea", &[&s])
+            .unwrap()
+            .get(0);
+        assert_eq!(encode(&s), server, "encoding of {s:?}");
+    }
+}
+
+#[test]
+fn truncated_or_extended_binary_is_22p03() {
+    let mut c = connect();
+    for (name, good) in good_values(&mut c) {
+        let lens: Vec<usize> = if good.len() <= 200 {
+            (0..good.len()).collect()
+        } else {
+            let mut l: Vec<usize> = (0..60).collect();
+            l.extend((60..good.len()).step_by(997));
+            l.push(good.len() - 1);
+            l
+        };
+        for n in lens {
+            expect_invalid(&mut c, &good[..n], &format!("{name} cut to {n} bytes"));
+        }
+        for extra in [&[0u8][..], &[0; 8], &[0xff; 3], &good] {
+            let long = [good.as_slice(), extra].concat();
+            expect_invalid(&mut c, &long, &format!("{name} + {} bytes", extra.len()));
+        }
+    }
+}
+
+#[test]
+fn wrong_header_fields_are_22p03() {
+    let mut c = connect();
+    for (name, good) in good_values(&mut c) {
+        let mut cases: Vec<(String, Vec<u8>)> = Vec::new();
+        for i in 0..4 {
+            let mut b = good.clone();
+            b[i] = b[i].wrapping_add(1);
+            cases.push((format!("magic byte {i}"), b));
+        }
+        for (at, v, what) in [
+            (4, 0u8, "version 0"),
+            (4, 2, "version 2"),
+            (5, 1, "flags 1"),
+            (6, 1, "reserved"),
+            (7, 0x80, "reserved"),
+        ] {
+            let mut b = good.clone();
+            b[at] = v;
+            cases.push((what.to_owned(), b));
+        }
+        // Flipping any bit of the header (magic, version, flags, n, total_len,
+        // cardinality, min, max) makes it disagree with the rest.
+        for i in 0..40 {
+            for mask in [0x01u8, 0x80, 0xff] {
+                let mut b = good.clone();
+                b[i] ^= mask;
+                cases.push((format!("header byte {i} ^ {mask:#x}"), b));
+            }
+        }
+        for (what, b) in cases {
+            expect_invalid(&mut c, &b, &format!("{name}: {what}"));
+        }
+    }
+}
+
+/// Flipped bytes past the header: refused with 22P03, or (where the change happens
+/// to give another valid set, say a middle element of an array) accepted only as the
+/// canonical encoding of the set it now holds.
+#[test]
+fn flipped_bytes_are_22p03_or_canonical() {
+    let mut c = connect();
+    let mut accepted = 0;
+    let mut refused = 0;
+    for (name, good) in good_values(&mut c) {
+        let positions: Vec<usize> = if good.len() <= 300 {
+            (40..good.len()).collect()
+        } else {
+            (40..good.len())
+                .step_by(61)
+                .chain([good.len() - 1])
+                .collect()
+        };
+        for i in positions {
+            for mask in [0x01u8, 0x5a, 0x80] {
+                let mut b = good.clone();
+                b[i] ^= mask;
+                let what = format!("{name}: byte {i} ^ {mask:#x}");
+                let v = b.clone();
+                match c.query("SELECT $1::bytea::roaring64", &[&v]) {
+                    Err(e) => {
+                        assert_eq!(sqlstate(&e).as_deref(), Some("22P03"), "{what}: {e}");
+                        alive(&mut c);
+                        // The receive function agrees.
+                        expect_code(&mut c, "22P03", "SELECT $1::roaring64", &[&Raw(v)], &what);
+                        refused += 1;
+                    }
+                    Ok(_) => {
+                        accepted_is_canonical(&mut c, &b, &what);
+                        let back: Raw = c
+                            .query_one("SELECT $1::roaring64", &[&Raw(v)])
+                            .unwrap()
+                            .get(0);
+                        assert_eq!(back.0, b, "{what}");
+                        accepted += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(refused > accepted, "refused {refused}, accepted {accepted}");
+}
+
+/// Buffers that are well-formed but not canonical: each set has one encoding.
+#[test]
+fn non_canonical_buffers_are_22p03() {
+    let mut c = connect();
+    let k = u(0) >> 16; // the container of 0..65535
+    let vals =
+        |lows: &[u16]| -> Vec<u64> { lows.iter().map(|&l| (k << 16) | u64::from(l)).collect() };
+    let one = |lows: &[u16], kind: u8| -> Vec<u8> {
+        assemble(&[container(k, lows, kind)], &header_of(&vals(lows)))
+    };
+    let evens: Vec<u16> = (0..5000).map(|x| x * 2).collect();
+    let full: Vec<u16> = (0..5000).collect();
+    let mut cases: Vec<(&str, Vec<u8>)> = vec![
+        ("{0,1,2} as an array (a run)", one(&[0, 1, 2], ARRAY)),
+        ("{5} as a bitmap (an array)", one(&[5], BITMAP)),
+        ("{0,2,4,6} as runs (an array)", one(&[0, 2, 4, 6], RUN)),
+        (
+            "5000 even values as an array (a bitmap)",
+            one(&evens, ARRAY),
+        ),
+        ("5000 even values as runs (a bitmap)", one(&evens, RUN)),
+        ("0..5000 as a bitmap (a run)", one(&full, BITMAP)),
+        ("0..5000 as an array (a run)", one(&full, ARRAY)),
+    ];
+    // Arrays: unsorted, duplicated.
+    let mut unsorted = container(k, &[1, 9, 20], ARRAY);
+    unsorted.payload = [9u16, 1, 20].iter().flat_map(|v| v.to_le_bytes()).collect();
+    cases.push((
+        "unsorted array",
+        assemble(&[unsorted], &header_of(&vals(&[1, 9, 20]))),
+    ));
+    let mut dup = container(k, &[1, 9, 20], ARRAY);
+    dup.payload = [1u16, 9, 9].iter().flat_map(|v| v.to_le_bytes()).collect();
+    cases.push((
+        "duplicate in array",
+        assemble(&[dup], &header_of(&vals(&[1, 9, 9]))),
+    ));
+    // Runs: adjacent, overlapping, out of order, past 65535.
+    let run_payload = |runs: &[(u16, u16)]| -> Vec<u8> {
+        runs.iter()
+            .flat_map(|(s, l)| [s.to_le_bytes(), l.to_le_bytes()].concat())
+            .collect()
+    };
+    for (what, runs, lows) in [
+        (
+            "adjacent runs",
+            vec![(0u16, 9u16), (10, 9)],
+            (0..20).collect::<Vec<u16>>(),
+        ),
+        ("overlapping runs", vec![(0, 9), (5, 14)], (0..20).collect()),
+        (
+            "runs out of order",
+            vec![(100, 9), (0, 9)],
+            (0..10).chain(100..110).collect(),
+        ),
+        (
+            "run past 65535",
+            vec![(65530, 9)],
+            (65530..=65535).collect(),
+        ),
+    ] {
+        let mut c0 = container(k, &lows, RUN);
+        c0.payload = run_payload(&runs);
+        let card: u64 = runs.iter().map(|(_, l)| u64::from(*l) + 1).sum();
+        c0.card = card;
+        let mut h = header_of(&vals(&lows));
+        h.card = card;
+        cases.push((what, assemble(&[c0], &h)));
+    }
+    // Bitmap whose popcount is not its cardinality.
+    let mut bm = container(k, &full, BITMAP);
+    bm.payload[100] ^= 0x10;
+    cases.push(("bitmap popcount", assemble(&[bm], &header_of(&vals(&full)))));
+    // An empty container; a container kind 0.
+    let mut empty = container(k, &[], ARRAY);
+    empty.card = 0;
+    cases.push(("empty container", assemble(&[empty], &header_of(&[]))));
+    let mut kind0 = container(k, &[3, 8], ARRAY);
+    kind0.kind = 0;
+    cases.push(("kind 0", assemble(&[kind0], &header_of(&vals(&[3, 8])))));
+    // Keys: out of order, duplicated.
+    let a = container(k + 5, &[1, 9], ARRAY);
+    let b = container(k, &[1, 9], ARRAY);
+    let values = [(k << 16) | 1, ((k + 5) << 16) | 9];
+    cases.push((
+        "keys out of order",
+        assemble(&[a.clone(), b], &header_of(&values)),
+    ));
+    let values = [(k << 16) | 1, (k << 16) | 9];
+    let b = container(k, &[1, 9], ARRAY);
+    cases.push((
+        "duplicate keys",
+        assemble(&[b.clone(), b], &header_of(&values)),
+    ));
+    // The empty set with a non-zero min, max or cardinality.
+    for (what, h) in [
+        (
+            "empty with min",
+            Header {
+                min: 1,
+                ..header_of(&[])
+            },
+        ),
+        (
+            "empty with max",
+            Header {
+                max: 1,
+                ..header_of(&[])
+            },
+        ),
+        (
+            "empty with cardinality",
+            Header {
+                card: 1,
+                ..header_of(&[])
+            },
+        ),
+    ] {
+        cases.push((what, assemble(&[], &h)));
+    }
+    // A gap between payloads (offsets not packed).
+    let good = encode(&[1, 9, 70000]);
+    let mut gap = good.clone();
+    // The second container's offset moves 2 bytes on, over 2 inserted bytes.
+    let descr1 = 40 + 2 * 8 + 4;
+    let d = u32::from_le_bytes(gap[descr1..descr1 + 4].try_into().unwrap()) + 2;
+    gap[descr1..descr1 + 4].copy_from_slice(&d.to_le_bytes());
+    let at = (d & 0x3fff_ffff) as usize - 2;
+    gap.splice(at..at, [0, 0]);
+    let total = gap.len() as u32;
+    gap[12..16].copy_from_slice(&total.to_le_bytes());
+    cases.push(("gap between payloads", gap));
+
+    for (what, bytes) in cases {
+        expect_invalid(&mut c, &bytes, what);
+    }
+}
+
+/// Wrong portable data given to rb_from_portable is 22P03 as well.
+#[test]
+fn invalid_portable_is_22p03() {
+    let mut c = connect();
+    let good: Vec<u8> = c
+        .query_one(
+            "SELECT rb_to_portable('{1,2,3,70000,4294967296,-1}'::roaring64)",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    let mut cases: Vec<Vec<u8>> = (0..good.len()).map(|n| good[..n].to_vec()).collect();
+    cases.push([good.as_slice(), &[0]].concat());
+    cases.push(vec![0xff; 16]);
+    cases.push(b"SR64\x01\0\0\0".to_vec());
+    for bad in cases {
+        expect_code(
+            &mut c,
+            "22P03",
+            "SELECT rb_from_portable($1::bytea)",
+            &[&bad],
+            &format!("{bad:?}"),
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Random bytes: never XX000, never a crash
+// ---------------------------------------------------------------------------
+
+fn mutate(base: &[u8], ops: &[(u16, u8, u8)]) -> Vec<u8> {
+    let mut b = base.to_vec();
+    for &(pos, op, val) in ops {
+        let at = if b.is_empty() {
+            0
+        } else {
+            usize::from(pos) % b.len()
+        };
+        match op % 5 {
+            0 | 1 if !b.is_empty() => b[at] ^= val | 1,
+            2 if !b.is_empty() => b[at] = val,
+            3 => b.insert(at, val),
+            4 if !b.is_empty() => b.truncate(at),
+            _ => b.push(val),
+        }
+    }
+    b
+}
+
+#[test]
+fn random_bytes_never_give_xx000() {
+    let mut c = connect();
+    let bases: Vec<Vec<u8>> = good_values(&mut c).into_iter().map(|(_, b)| b).collect();
+    let portables: Vec<Vec<u8>> = bases
+        .iter()
+        .map(|b| {
+            c.query_one("SELECT rb_to_portable($1::bytea::roaring64)", &[b])
+                .unwrap()
+                .get(0)
+        })
+        .collect();
+    let c = std::cell::RefCell::new(c);
+    let strat = prop_oneof![
+        prop::collection::vec(any::<u8>(), 0..200),
+        (
+            0usize..bases.len(),
+            any::<bool>(),
+            prop::collection::vec(any::<(u16, u8, u8)>(), 1..6)
+        )
+            .prop_map(move |(i, portable, ops)| {
+                mutate(if portable { &portables[i] } else { &bases[i] }, &ops)
+            }),
+        prop::collection::vec(any::<u8>(), 0..120).prop_map(|tail| {
+            let mut b = b"SR64\x01\0\0\0".to_vec();
+            b.extend(tail);
+            b
+        }),
+        (1u64..4, prop::collection::vec(any::<u8>(), 0..120)).prop_map(|(n, tail)| {
+            let mut b = n.to_le_bytes().to_vec();
+            b.extend(tail);
+            b
+        }),
+    ];
+    let mut runner = TestRunner::new(Config {
+        cases: 400,
+        failure_persistence: None,
+        ..Config::default()
+    });
+    runner
+        .run(&strat, |bytes| {
+            let c = &mut *c.borrow_mut();
+            for sql in [
+                "SELECT rb_cardinality($1::bytea::roaring64), rb_to_array($1::bytea::roaring64)",
+                "SELECT rb_cardinality(rb_from_portable($1::bytea)), rb_to_array(rb_from_portable($1::bytea))",
+            ] {
+                match c.query(sql, &[&bytes]) {
+                    Ok(rows) => {
+                        let n: i64 = rows[0].get(0);
+                        let a: Vec<i64> = rows[0].get(1);
+                        prop_assert_eq!(n, a.len() as i64);
+                    }
+                    Err(e) => {
+                        let code = sqlstate(&e);
+                        prop_assert!(code.is_some(), "{}: no SQLSTATE (server gone?): {}", sql, e);
+                        prop_assert_ne!(code.as_deref(), Some("XX000"), "{}: {}", sql, e);
+                    }
+                }
+                alive(c);
+            }
+            match c.query("SELECT rb_cardinality($1)", &[&Raw(bytes.clone())]) {
+                Ok(_) => {}
+                Err(e) => {
+                    let code = sqlstate(&e);
+                    prop_assert!(code.is_some(), "receive: no SQLSTATE (server gone?): {}", e);
+                    prop_assert_ne!(code.as_deref(), Some("XX000"), "receive: {}", e);
+                }
+            }
+            alive(c);
+            Ok(())
+        })
+        .unwrap();
+    // The server is still up for new connections too.
+    alive(&mut connect());
+}
