@@ -52,7 +52,7 @@ fn roaring64_in(input: &CStr) -> RoaringOut {
     let Ok(s) = input.to_str() else {
         errors::invalid_text("", 1, "input is not valid UTF-8")
     };
-    match text::parse(s) {
+    match text::parse(s, crate::check_for_interrupts) {
         Ok(Parsed::Values(values)) => from_int8s(values),
         Ok(Parsed::Hex(bytes)) => from_native(&bytes),
         Err(TextError::Syntax { position, what }) => errors::invalid_text(s, position, what),

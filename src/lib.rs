@@ -25,7 +25,7 @@ mod text;
 pgrx::extension_sql_file!("../sql/sroar_pg.sql", name = "sroar_pg_surface", finalize);
 
 /// Lets statement_timeout and cancel requests stop long loops inside the core crate.
-fn check_for_interrupts() {
+pub(crate) fn check_for_interrupts() {
     pgrx::check_for_interrupts!();
 }
 

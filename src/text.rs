@@ -16,8 +16,9 @@ pub enum Parsed {
     Hex(Vec<u8>),
 }
 
-/// Parses `{…}` or `\x…`, allowing whitespace around every token.
-pub fn parse(input: &str) -> Result<Parsed, TextError> {
+/// Parses `{…}` or `\x…`, allowing whitespace around every token. `tick` is called
+/// every 65536 values, so that a caller can stop a long parse.
+pub fn parse(input: &str, mut tick: impl FnMut()) -> Result<Parsed, TextError> {
     let bytes = input.as_bytes();
     let mut i = skip_ws(bytes, 0);
     if bytes[i..].starts_with(b"\\x") {
@@ -48,6 +49,9 @@ pub fn parse(input: &str) -> Result<Parsed, TextError> {
                 return Err(syntax(start, "expected an integer"));
             }
             let number = &input[start..i];
+            if values.len() % 65536 == 65535 {
+                tick();
+            }
             match number.parse::<i64>() {
                 Ok(v) => values.push(v),
                 Err(_) => {
@@ -126,7 +130,7 @@ mod tests {
     use super::*;
 
     fn values(s: &str) -> Vec<i64> {
-        match parse(s) {
+        match parse(s, || ()) {
             Ok(Parsed::Values(v)) => v,
             other => panic!("{s:?} gave {other:?}"),
         }
@@ -145,7 +149,7 @@ mod tests {
 
     #[test]
     fn reports_positions() {
-        let err = |s: &str| parse(s).unwrap_err();
+        let err = |s: &str| parse(s, || ()).unwrap_err();
         assert_eq!(
             err(""),
             TextError::Syntax {
@@ -202,18 +206,18 @@ mod tests {
         write_hex(&mut out, &[0, 0xab, 0x7f]);
         assert_eq!(out, b"\\x00ab7f");
         assert_eq!(
-            parse("\\x00AB7f").unwrap(),
+            parse("\\x00AB7f", || ()).unwrap(),
             Parsed::Hex(vec![0, 0xab, 0x7f])
         );
         assert!(matches!(
-            parse("\\x0"),
+            parse("\\x0", || ()),
             Err(TextError::Syntax {
                 what: "odd number of hex digits",
                 ..
             })
         ));
         assert!(matches!(
-            parse("\\x0g"),
+            parse("\\x0g", || ()),
             Err(TextError::Syntax {
                 position: 4,
                 what: "invalid hex digit"

@@ -3,10 +3,11 @@
 
 use core::fmt;
 
-use crate::container::bitmap::{self, words_cardinality, words_count_runs, WORDS};
-use crate::container::{array::count_runs_sorted, canonical_kind, Container, Kind};
+use crate::container::bitmap::{self, WORDS};
+use crate::container::{canonical_kind, Container, Kind};
 use crate::format::directory::{encode_descr, encode_key_entry, KEY_LIMIT};
 use crate::format::{Header, HEADER_LEN, MAX_LEN};
+use crate::kernels;
 
 /// The encoded result would not be shorter than 2^30 bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,6 +43,7 @@ pub struct Writer {
     min: u64,
     max: u64,
     scratch_runs: Vec<(u16, u16)>,
+    scratch_lows: Vec<u16>,
     /// Payload bytes dropped once the result could no longer fit (see `finish`).
     dropped: u64,
 }
@@ -126,20 +128,22 @@ impl Writer {
             return;
         };
         self.begin(key);
+        // One branch-free pass (it vectorizes) checks the order and counts the runs.
+        let (mut ascending, mut breaks) = (true, 0u32);
+        for w in lows.windows(2) {
+            ascending &= w[0] < w[1];
+            breaks += u32::from(w[1] != w[0].wrapping_add(1));
+        }
         assert!(
-            lows.windows(2).all(|w| w[0] < w[1]),
+            ascending,
             "sroar: lows of container {key} are not strictly ascending"
         );
         let card = lows.len() as u32;
-        let nruns = count_runs_sorted(lows.iter().copied());
+        let nruns = breaks + 1;
         let start = self.arena.len();
         let kind = canonical_kind(card, nruns);
         match kind {
-            Kind::Array => {
-                for v in lows {
-                    self.arena.extend_from_slice(&v.to_le_bytes());
-                }
-            }
+            Kind::Array => self.put_lows(lows),
             Kind::Bitmap => {
                 let mut words = [0u64; WORDS];
                 for &v in lows {
@@ -174,34 +178,39 @@ impl Writer {
     /// # Panics
     /// If `key` is not greater than the previous key or not below 2^48.
     pub fn push_bitmap(&mut self, key: u64, words: &[u64; WORDS]) {
-        let card = words_cardinality(words);
+        // Count with the dispatched SIMD kernels, and decode runs or values only for
+        // the kind that needs them: a result that stays a bitmap is copied as is.
+        let card = kernels::bitmap::popcount(words);
         if card == 0 {
             return;
         }
         self.begin(key);
-        let nruns = words_count_runs(words);
+        let nruns = kernels::bitmap::count_runs(words);
         let start = self.arena.len();
         let kind = canonical_kind(card, nruns);
-        let mut runs = core::mem::take(&mut self.scratch_runs);
-        runs.clear();
-        bitmap::words_runs(words, &mut runs);
-        let (lo, hi) = (runs[0].0, runs[runs.len() - 1].1);
+        let first = words.iter().position(|&w| w != 0).unwrap_or(0);
+        let last = words.iter().rposition(|&w| w != 0).unwrap_or(0);
+        let lo = (64 * first) as u16 + words[first].trailing_zeros() as u16;
+        let hi = (64 * last) as u16 + (63 - words[last].leading_zeros()) as u16;
         match kind {
             Kind::Array => {
-                for &(s, e) in &runs {
-                    for v in s..=e {
-                        self.arena.extend_from_slice(&v.to_le_bytes());
-                    }
-                }
+                let mut lows = core::mem::take(&mut self.scratch_lows);
+                lows.clear();
+                kernels::bitmap::to_array(words, &mut lows);
+                self.put_lows(&lows);
+                self.scratch_lows = lows;
             }
             Kind::Bitmap => self.put_words(words),
             Kind::Run => {
-                for &(s, e) in &runs {
-                    self.put_run(s, e);
+                let mut runs = core::mem::take(&mut self.scratch_runs);
+                runs.clear();
+                kernels::bitmap::to_runs(words, &mut runs);
+                for &(s, l) in &runs {
+                    self.put_run(s, s + l);
                 }
+                self.scratch_runs = runs;
             }
         }
-        self.scratch_runs = runs;
         self.finish(key, kind, card, start, lo, hi);
     }
 
@@ -286,8 +295,28 @@ impl Writer {
     }
 
     fn put_words(&mut self, words: &[u64; WORDS]) {
-        for w in words {
-            self.arena.extend_from_slice(&w.to_le_bytes());
+        let start = self.arena.len();
+        self.arena.resize(start + 8 * WORDS, 0);
+        for (dst, w) in self.arena[start..]
+            .as_chunks_mut::<8>()
+            .0
+            .iter_mut()
+            .zip(words)
+        {
+            *dst = w.to_le_bytes();
+        }
+    }
+
+    fn put_lows(&mut self, lows: &[u16]) {
+        let start = self.arena.len();
+        self.arena.resize(start + 2 * lows.len(), 0);
+        for (dst, v) in self.arena[start..]
+            .as_chunks_mut::<2>()
+            .0
+            .iter_mut()
+            .zip(lows)
+        {
+            *dst = v.to_le_bytes();
         }
     }
 
