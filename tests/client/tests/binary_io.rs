@@ -129,3 +129,82 @@ fn malformed_binary_input_is_22p03_and_the_connection_survives() {
         assert_eq!(n, 0);
     }
 }
+
+/// COPY (FORMAT binary) also takes the standard 64-bit portable format (as written by
+/// CRoaring, roaring-rs or pg_roaringbitmap): it is validated and stored as the
+/// canonical native bytes, and COPY out gives those native bytes.
+#[test]
+fn copy_binary_accepts_portable_bytes() {
+    let mut client = connect();
+    client
+        .batch_execute("DROP TABLE IF EXISTS copy_portable; CREATE TABLE copy_portable (id serial, r roaring64)")
+        .unwrap();
+    let texts = [
+        "{}",
+        "{5}",
+        "{-9223372036854775808,-1,0,65536,4294967296,281474976710656,9223372036854775807}",
+    ];
+    let mut portable: Vec<Vec<u8>> = texts
+        .iter()
+        .map(|t| {
+            client
+                .query_one("SELECT rb_to_portable($1::text::roaring64)", &[t])
+                .unwrap()
+                .get(0)
+        })
+        .collect();
+    // A large run-heavy set and a dense one, written by roaring-rs's own serializer.
+    let mut tm = roaring::RoaringTreemap::new();
+    tm.insert_range(0..200_000);
+    tm.extend((1u64 << 40..(1u64 << 40) + 60_000).step_by(2));
+    tm.optimize();
+    let mut rr = Vec::new();
+    tm.serialize_into(&mut rr).unwrap();
+    portable.push(rr);
+    let fields: Vec<&[u8]> = portable.iter().map(Vec::as_slice).collect();
+    let mut writer = client
+        .copy_in("COPY copy_portable (r) FROM STDIN (FORMAT binary)")
+        .unwrap();
+    writer.write_all(&copy_binary(&fields)).unwrap();
+    assert_eq!(writer.finish().unwrap(), portable.len() as u64);
+
+    for (i, p) in portable.iter().enumerate() {
+        let row = client
+            .query_one(
+                "SELECT r::bytea = rb_from_portable($2)::bytea, rb_to_portable(r) = $2
+                   FROM copy_portable WHERE id = $1",
+                &[&(i as i32 + 1), p],
+            )
+            .unwrap();
+        assert!(
+            row.get::<_, bool>(0),
+            "row {i}: stored bytes are the canonical native form"
+        );
+        assert!(
+            row.get::<_, bool>(1),
+            "row {i}: exported back to the same portable bytes"
+        );
+    }
+    let card: i64 = client
+        .query_one(
+            "SELECT rb_cardinality(r) FROM copy_portable WHERE id = 4",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert_eq!(card, 230_000);
+
+    let mut out = Vec::new();
+    client
+        .copy_out("COPY (SELECT r FROM copy_portable ORDER BY id) TO STDOUT (FORMAT binary)")
+        .unwrap()
+        .read_to_end(&mut out)
+        .unwrap();
+    for (field, p) in parse_copy_binary(&out).iter().zip(&portable) {
+        let native: Vec<u8> = client
+            .query_one("SELECT rb_from_portable($1)::bytea", &[p])
+            .unwrap()
+            .get(0);
+        assert_eq!(field, &native, "COPY out ships the native bytes");
+    }
+}
