@@ -48,14 +48,14 @@ def load(args, name, shift):
     return table, len(files)
 
 
-def exec_ms(args, query):
-    out = psql(args, "EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON) " + query)
+def exec_ms(args, query, settings=""):
+    out = psql(args, settings + "EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON) " + query)
     return json.loads(out)[0]["Execution Time"]
 
 
-def median_ms(args, query):
-    exec_ms(args, query)  # warm up caches
-    return statistics.median(exec_ms(args, query) for _ in range(args.runs))
+def median_ms(args, query, settings=""):
+    exec_ms(args, query, settings)  # warm up caches
+    return statistics.median(exec_ms(args, query, settings) for _ in range(args.runs))
 
 
 def main():
@@ -72,7 +72,7 @@ def main():
                "CREATE AGGREGATE bench_naive_or(roaring64) (SFUNC = rb_or, STYPE = roaring64)")
     psql(args, "SET max_parallel_workers_per_gather = 0")
     print("| dataset | rows | rb_or_agg ms | rb_or_agg_internal ms | internal / expanded | naive rb_or ms "
-          "| GROUP BY 1000 groups (50 copies) expanded ms | internal ms |")
+          "| GROUP BY 1000 groups (50 copies, HashAggregate) expanded ms | internal ms |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     ratios = []
     for name in names:
@@ -84,8 +84,12 @@ def main():
             e = median_ms(args, q % "rb_or_agg")
             i = median_ms(args, q % "rb_or_agg_internal")
             n = median_ms(args, q % "bench_naive_or")
-            ge = median_ms(args, qg % "rb_or_agg")
-            gi = median_ms(args, qg % "rb_or_agg_internal")
+            # Both in one HashAggregate held in memory: the expanded state is seen by
+            # memory accounting and would spill under the default work_mem, while the
+            # planner avoids hashing an internal state it cannot spill.
+            hashed = "SET work_mem = '512MB'; SET enable_sort = off; "
+            ge = median_ms(args, qg % "rb_or_agg", hashed)
+            gi = median_ms(args, qg % "rb_or_agg_internal", hashed)
             ratios.append(i / e)
             label = name + (" (64-bit spread)" if shift else "")
             print("| %s | %d | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |" % (label, rows, e, i, i / e, n, ge, gi))
