@@ -27,6 +27,7 @@ mod common;
 
 use std::collections::BTreeMap;
 use std::hint::black_box;
+use std::path::Path;
 use std::time::Duration;
 
 use common::{finish, realdata, SplitMix64};
@@ -828,12 +829,25 @@ fn bench_iter(c: &mut Criterion, d: &Data) {
     g.finish();
 }
 
-/// Opening one large bitmap (the union of the dataset) from its bytes; also
-/// records the serialized sizes.
+/// Opening one large bitmap from its bytes: the union of the dataset, or its
+/// largest bitmap when that is larger (the union of a dense dataset is a few
+/// full runs); also records the serialized sizes.
 fn bench_open(c: &mut Criterion, d: &Data) {
-    let big = finish(ops::or_many(&d.views()));
+    let union = finish(ops::or_many(&d.views()));
+    let union_portable = sroar::to_portable(&open(&union));
+    write_sizes(d, &union, &union_portable);
+    let largest = d
+        .ours
+        .iter()
+        .max_by_key(|b| b.len())
+        .expect("a dataset has bitmaps");
+    let big = if largest.len() > union.len() {
+        largest.clone()
+    } else {
+        union
+    };
     let big_portable = sroar::to_portable(&open(&big));
-    write_sizes(d, &big, &big_portable);
+    write_open_size(d, &big, &big_portable);
 
     let mut g = d.group(c, "open", "bytes");
     g.bench_function("sroar", |b| b.iter(|| open(black_box(&big))));
@@ -869,15 +883,33 @@ fn write_sizes(d: &Data, big: &[u8], big_portable: &[u8]) {
         big.len(),
         big_portable.len()
     );
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/realdata/sizes");
+    write_json(&format!("{}.json", d.name), &json);
+}
+
+fn write_json(file: &str, json: &str) {
     let dir = std::env::var_os("CARGO_TARGET_DIR")
         .map(|t| std::path::PathBuf::from(t).join("realdata/sizes"))
-        .unwrap_or(dir);
-    if let Err(e) = std::fs::create_dir_all(&dir)
-        .and_then(|()| std::fs::write(dir.join(format!("{}.json", d.name)), json))
+        .unwrap_or_else(|| {
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/realdata/sizes")
+        });
+    if let Err(e) =
+        std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(dir.join(file), json))
     {
-        eprintln!("sizes of {}: {e}", d.name);
+        eprintln!("{file}: {e}");
     }
+}
+
+/// What `open` opened: `target/realdata/sizes/<dataset>.open.json`.
+fn write_open_size(d: &Data, big: &[u8], big_portable: &[u8]) {
+    let json = format!(
+        "{{\"dataset\": \"{}\", \"open_values\": {}, \"open_sroar_bytes\": {}, \"open_portable_bytes\": {}, \"open_containers\": {}}}\n",
+        d.name,
+        open(big).len(),
+        big.len(),
+        big_portable.len(),
+        open(big).container_count()
+    );
+    write_json(&format!("{}.open.json", d.name), &json);
 }
 
 fn realdata(c: &mut Criterion) {

@@ -100,21 +100,36 @@ def op_table(med, op, form, libs, against):
 
 
 def summary_line(name, ratios_by_op, goal_mean, goal_min=None):
-    """Rows of the targets table; a `goal_mean` of None means no goal."""
+    """Rows of the targets table: geomeans over the 12 datasets, their 12 `@64`
+    variants and all 24; a `goal_mean` of None means no goal."""
     rows = []
-    every = []
-    for op, ratios in ratios_by_op.items():
-        vals = [r for r in ratios.values() if r]
+    every = {}
+    for op, ratios in list(ratios_by_op.items()) + [("**all**", None)]:
+        if ratios is None:
+            ratios = every
+        else:
+            every.update({(op, d): r for d, r in ratios.items() if r})
+        base = [r for d, r in ratios.items() if r and not str(d).count("@64")]
+        spread = [r for d, r in ratios.items() if r and str(d).count("@64")]
+        vals = base + spread
         if not vals:
             continue
-        every += vals
-        worst = min(ratios, key=lambda d: ratios[d] or math.inf)
-        g, m = geomean(vals), min(vals)
-        rows.append(f"| {name} | {op} | {g:.2f}× | {m:.2f}× ({worst}) | {verdict(g, m, goal_mean, goal_min)} |")
-    if every:
-        g, m = geomean(every), min(every)
-        rows.append(f"| {name} | **all** | **{g:.2f}×** | {m:.2f}× | **{verdict(g, m, goal_mean, goal_min)}** |")
+        worst = min((k for k in ratios if ratios[k]), key=lambda k: ratios[k])
+        worst = worst if isinstance(worst, str) else "/".join(reversed(worst))
+        g = geomean(vals)
+        gb = geomean(base)
+        gs = geomean(spread)
+        m = min(vals)
+        mb = min(base) if base else None
+        rows.append(
+            f"| {name} | {op} | {fmt_g(gb)} | {fmt_g(gs)} | {fmt_g(g)} | {m:.2f}× ({worst}) "
+            f"| {verdict(gb, mb, goal_mean, goal_min)} | {verdict(g, m, goal_mean, goal_min)} |"
+        )
     return rows
+
+
+def fmt_g(g):
+    return f"{g:.2f}×" if g else "–"
 
 
 def main():
@@ -122,10 +137,13 @@ def main():
     default_target = os.environ.get("CARGO_TARGET_DIR", os.path.join(here, "..", "..", "..", "target"))
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--target", default=default_target, help="cargo target dir")
+    ap.add_argument("--compare", metavar="DIR", help="an older copy of target/criterion: print sroar's medians before/after instead")
     args = ap.parse_args()
     med = load(os.path.join(args.target, "criterion"))
     if not med:
         sys.exit(f"no criterion results under {args.target}/criterion")
+    if args.compare:
+        return compare(load(args.compare), med)
     out = []
 
     # -- headline --
@@ -143,18 +161,19 @@ def main():
         sections.append(f"### `{op}`, in memory (speedup against the faster CRoaring)\n\n{t}\n")
 
     out.append("## Targets\n")
-    out.append("| target | operation | geomean speedup | worst dataset | verdict |")
-    out.append("|---|---|---:|---:|---|")
+    out.append("| target | operation | geomean, 12 datasets | geomean, 12 `@64` | geomean, all 24 | worst (all 24) | verdict, 12 | verdict, 24 |")
+    out.append("|---|---|---:|---:|---:|---:|---|---|")
     out += summary_line("bytes → bytes ≥ 2× (never < 1×)", bytes_ratios, 2.0, 1.0)
     out += summary_line("bytes → answer (read-only, same goal)", bytes_ro_ratios, 2.0, 1.0)
     out += summary_line("in memory ≥ 1× CRoaring", mem_ratios, 1.0)
     out += summary_line("in memory vs roaring-rs (no goal)", mem_rr_ratios, None)
 
     # -- open --
-    open_rows = ["| dataset | values | sroar unchecked | sroar checked | roaring | roaring checked | croaring64 | treemap | treemap checked | croaring64 / unchecked | croaring64 / checked |",
+    open_rows = ["| dataset | opened | sroar unchecked | sroar checked | roaring | roaring checked | croaring64 | treemap | treemap checked | croaring64 / unchecked | croaring64 / checked |",
                  "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     unchecked, checked = [], []
     sizes = load_sizes(args.target)
+    opened = load_sizes(args.target, ".open.json")
     for ds in DATASETS:
         g = f"{ds}/open/bytes"
         t = {lib: med.get((g, lib)) for lib in ["sroar", "sroar_checked", "roaring", "roaring_checked", "croaring64", "treemap", "treemap_checked"]}
@@ -164,13 +183,14 @@ def main():
         rc = t["croaring64"] / t["sroar_checked"] if t["croaring64"] and t["sroar_checked"] else None
         unchecked.append(ru)
         checked.append(rc)
-        nvals = sizes.get(ds, {}).get("union_values", "")
-        open_rows.append("| " + " | ".join([ds, f"{nvals:,}" if nvals != "" else ""] + [fmt_time(t[k]) for k in t] + [f"{ru:,.0f}×" if ru else "–", f"{rc:.2f}×" if rc else "–"]) + " |")
+        o = opened.get(ds, {})
+        what = f"{o['open_values']:,} values, {o['open_containers']:,} containers, {o['open_sroar_bytes']:,} B" if o else ""
+        open_rows.append("| " + " | ".join([ds, what] + [fmt_time(t[k]) for k in t] + [f"{ru:,.0f}×" if ru else "–", f"{rc:.2f}×" if rc else "–"]) + " |")
     if unchecked:
         gu, gc = geomean(unchecked), geomean(checked)
         open_rows.append(f"| **geomean** | | | | | | | | | **{gu:,.0f}×** (min {min(unchecked):,.0f}×) | **{gc:.2f}×** (min {min(checked):.2f}×) |")
-        out.append(f"| open a large bitmap ≥ 100× croaring deserialize | unchecked | {gu:,.0f}× | {min(unchecked):,.0f}× | {'met' if min(unchecked) >= 100 else 'missed'} |")
-        out.append(f"| open a large bitmap ≥ 100× croaring deserialize | checked (O(n)) | {gc:.2f}× | {min(checked):.2f}× | {'met' if min(checked) >= 100 else 'missed'} |")
+        out.append(f"| open a large bitmap ≥ 100× croaring deserialize | unchecked | | | {gu:,.0f}× | {min(unchecked):,.0f}× | | {'met' if min(unchecked) >= 100 else 'missed'} (every dataset) |")
+        out.append(f"| open a large bitmap ≥ 100× croaring deserialize | checked (O(n)) | | | {gc:.2f}× | {min(checked):.2f}× | | {'met' if min(checked) >= 100 else 'missed'} |")
 
     # -- sizes --
     size_rows = ["| dataset | bitmaps | values | sroar bytes | portable bytes | sroar / portable | union: sroar | union: portable | union ratio |",
@@ -188,9 +208,9 @@ def main():
     if size_ratios:
         within = sum(1 for _, r in size_ratios if r <= 1.05)
         worst = max(size_ratios, key=lambda x: x[1])
-        out.append(f"| size within 5% of portable | per dataset | {geomean([r for _, r in size_ratios]):.3f} (size ratio) | {worst[1]:.3f} ({worst[0]}) | {'met' if within == len(size_ratios) else f'missed on {len(size_ratios) - within} of {len(size_ratios)}'} |")
+        out.append(f"| size within 5% of portable | sroar / portable bytes | | | {geomean([r for _, r in size_ratios]):.3f} | {worst[1]:.3f} ({worst[0]}) | | {'met' if within == len(size_ratios) else f'missed on {len(size_ratios) - within} of {len(size_ratios)}'} |")
 
-    out.append("\n## Opening the union of each dataset from its bytes\n")
+    out.append("\n## Opening a large bitmap from its bytes (the larger of the dataset's union and its largest bitmap)\n")
     out += open_rows
     out.append("\n## Serialized size (all bitmaps of a dataset, and their union)\n")
     out += size_rows
@@ -214,12 +234,34 @@ def main():
     print("\n".join(out))
 
 
-def load_sizes(target):
+def compare(old, new):
+    """sroar before/after on the producing operations, and the speedup against the
+    fastest other library (in the new run)."""
+    print("| dataset | operation | form | sroar before | sroar after | after / before speedup | vs fastest other, before | after |")
+    print("|---|---|---|---:|---:|---:|---:|---:|")
+    gains = []
+    for ds in DATASETS:
+        for op in PRODUCING:
+            for form in ("bytes", "mem"):
+                g = f"{ds}/{op}/{form}"
+                a, b = old.get((g, "sroar")), new.get((g, "sroar"))
+                if not a or not b:
+                    continue
+                against = OTHERS if form == "bytes" else CROARING
+                ro = ratio({k: old.get((g, k)) for k in ["sroar"] + against}, "sroar", against)
+                rn = ratio({k: new.get((g, k)) for k in ["sroar"] + against}, "sroar", against)
+                gains.append(a / b)
+                print(f"| {ds} | {op} | {form} | {fmt_time(a)} | {fmt_time(b)} | {a / b:.2f}× | {fmt_ratio(ro)} | {fmt_ratio(rn)} |")
+    if gains:
+        print(f"| **geomean** | | | | | **{geomean(gains):.2f}×** | | |")
+
+
+def load_sizes(target, suffix=".json"):
     d = os.path.join(target, "realdata", "sizes")
     out = {}
     if os.path.isdir(d):
         for f in os.listdir(d):
-            if f.endswith(".json"):
+            if f.endswith(suffix) and (suffix != ".json" or not f.endswith(".open.json")):
                 with open(os.path.join(d, f)) as fh:
                     s = json.load(fh)
                 out[s["dataset"]] = s
