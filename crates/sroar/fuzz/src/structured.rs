@@ -24,7 +24,7 @@ const ANCHORS: [u64; 7] = [
 ];
 
 /// Most values one case builds.
-const VALUES_MAX: usize = 1 << 18;
+const VALUES_MAX: usize = 1 << 16;
 
 /// One part of a set.
 #[derive(Arbitrary, Clone, Debug)]
