@@ -120,6 +120,16 @@ stop_cluster() {
     return 0
 }
 
+# The first port from $1 on that nothing listens on (another checkout's cluster may
+# hold the default one).
+free_port() {
+    local port=$1
+    while (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; do
+        port=$((port + 1))
+    done
+    echo "$port"
+}
+
 # psql as the cluster's superuser over loopback.
 pg() {
     local port=$1

@@ -11,7 +11,7 @@
 
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-PORT=${SROAR_PG_TEST_PORT:-15433}
+PORT=${SROAR_PG_TEST_PORT:-}
 PGXS=$($PG_CONFIG --pgxs)
 PG_REGRESS=$(dirname "$PGXS")/../test/regress/pg_regress
 
@@ -45,6 +45,11 @@ step "extension tests (cargo pgrx test)" cargo pgrx test pg$PG_MAJOR --runas pos
 step "install release build" install_extension
 
 DATA=$(cluster_dir .pgtest/data)
+# Our own cluster from an interrupted run is stopped first; a port held by anything
+# else moves the test cluster to the next free one.
+stop_cluster "$DATA" 2>/dev/null || true
+[ -n "$PORT" ] || PORT=$(free_port 15433)
+say "Test cluster: $DATA on port $PORT"
 run_regress() {
     local out=$ROOT/target/regress
     mkdir -p "$out"
