@@ -130,6 +130,13 @@ impl From<Writer> for RoaringOut {
     }
 }
 
+/// A core-crate result: a value over PostgreSQL's limit becomes 54000.
+impl From<Result<Vec<u8>, sroar::CapacityError>> for RoaringOut {
+    fn from(r: Result<Vec<u8>, sroar::CapacityError>) -> Self {
+        RoaringOut::Bytes(r.unwrap_or_else(|e| errors::too_large(e.needed)))
+    }
+}
+
 impl From<Vec<u8>> for RoaringOut {
     fn from(b: Vec<u8>) -> Self {
         RoaringOut::Bytes(b)

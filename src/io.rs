@@ -33,10 +33,7 @@ pub fn from_int8s(values: impl IntoIterator<Item = i64>) -> RoaringOut {
         v.sort_unstable();
     }
     v.dedup();
-    match sroar::from_sorted(&v) {
-        Ok(bytes) => bytes.into(),
-        Err(e) => errors::too_large(e.needed),
-    }
+    sroar::from_sorted(&v).into()
 }
 
 /// Native bytes from outside (hex text, binary input, bytea): validated, then copied.
@@ -117,9 +114,7 @@ fn write_array(out: &mut Vec<u8>, view: RoaringView<'_>) {
 fn from_portable(bytes: &[u8]) -> RoaringOut {
     let unsigned = sroar::from_portable(bytes).unwrap_or_else(|e| errors::invalid_binary(e));
     let view = RoaringView::from_bytes(&unsigned).unwrap_or_else(|e| errors::invalid_binary(e));
-    view.toggle_top_bit()
-        .unwrap_or_else(|e| errors::too_large(e.needed))
-        .into()
+    view.toggle_top_bit().into()
 }
 
 /// Binary input (COPY … FORMAT binary, binary parameters): native bytes, or the

@@ -115,7 +115,6 @@ fn rb_build_trans(fcinfo: pg_sys::FunctionCallInfo) -> RawDatum {
             Some(a) => a.view().insert(x),
             None => sroar::from_sorted(&[x]),
         }
-        .unwrap_or_else(|e| crate::errors::too_large(e.needed))
         .into();
         return RawDatum(Some(out.into_datum_raw()));
     };

@@ -6,12 +6,6 @@ use crate::datum::{Roaring, RoaringOut};
 use crate::errors;
 use crate::int8;
 
-fn out(result: Result<Vec<u8>, sroar::CapacityError>) -> RoaringOut {
-    result
-        .unwrap_or_else(|e| errors::too_large(e.needed))
-        .into()
-}
-
 fn u64s(values: Array<i64>) -> Vec<u64> {
     values
         .iter()
@@ -21,27 +15,27 @@ fn u64s(values: Array<i64>) -> Vec<u64> {
 
 #[pg_extern(sql = false)]
 fn rb_add(r: Roaring, x: i64) -> RoaringOut {
-    out(r.view().insert(int8::to_u64(x)))
+    r.view().insert(int8::to_u64(x)).into()
 }
 
 #[pg_extern(sql = false)]
 fn rb_add_int8_first(x: i64, r: Roaring) -> RoaringOut {
-    out(r.view().insert(int8::to_u64(x)))
+    r.view().insert(int8::to_u64(x)).into()
 }
 
 #[pg_extern(sql = false)]
 fn rb_add_many(r: Roaring, values: Array<i64>) -> RoaringOut {
-    out(r.view().insert_many(&u64s(values)))
+    r.view().insert_many(&u64s(values)).into()
 }
 
 #[pg_extern(sql = false)]
 fn rb_remove(r: Roaring, x: i64) -> RoaringOut {
-    out(r.view().remove(int8::to_u64(x)))
+    r.view().remove(int8::to_u64(x)).into()
 }
 
 #[pg_extern(sql = false)]
 fn rb_remove_many(r: Roaring, values: Array<i64>) -> RoaringOut {
-    out(r.view().remove_many(&u64s(values)))
+    r.view().remove_many(&u64s(values)).into()
 }
 
 /// The number of elements <= x.
@@ -85,7 +79,7 @@ fn rb_slice(r: Roaring, offset: i64, limit: i64) -> RoaringOut {
         .saturating_add(limit as u64 - 1)
         .min(view.len() - 1);
     match (view.select(offset as u64), view.select(last_rank)) {
-        (Some(first), Some(last)) => out(view.range(first..=last)),
+        (Some(first), Some(last)) => view.range(first..=last).into(),
         _ => sroar::empty().into(),
     }
 }
@@ -94,5 +88,5 @@ fn rb_slice(r: Roaring, offset: i64, limit: i64) -> RoaringOut {
 /// The sign flip is a translation by 2^63, so adding delta commutes with it.
 #[pg_extern(sql = false)]
 fn rb_shift(r: Roaring, delta: i64) -> RoaringOut {
-    out(r.view().shift(i128::from(delta)))
+    r.view().shift(i128::from(delta)).into()
 }

@@ -5,19 +5,12 @@ use std::ops::Bound;
 use pgrx::prelude::*;
 
 use crate::datum::{Roaring, RoaringOut};
-use crate::errors;
 use crate::int8::{half_open, range_bounds};
 
 type Bounds = (Bound<u64>, Bound<u64>);
 
-fn out(result: Result<Vec<u8>, sroar::CapacityError>) -> RoaringOut {
-    result
-        .unwrap_or_else(|e| errors::too_large(e.needed))
-        .into()
-}
-
 fn from_range(b: Bounds) -> RoaringOut {
-    out(sroar::from_range(b))
+    sroar::from_range(b).into()
 }
 
 #[pg_extern(sql = false)]
@@ -32,12 +25,12 @@ fn rb_from_int8range(r: Range<i64>) -> RoaringOut {
 
 #[pg_extern(sql = false)]
 fn rb_range(r: Roaring, start: i64, end: i64) -> RoaringOut {
-    out(r.view().range(half_open(start, end)))
+    r.view().range(half_open(start, end)).into()
 }
 
 #[pg_extern(sql = false)]
 fn rb_range_int8range(r: Roaring, range: Range<i64>) -> RoaringOut {
-    out(r.view().range(range_bounds(&range)))
+    r.view().range(range_bounds(&range)).into()
 }
 
 #[pg_extern(sql = false)]
@@ -62,32 +55,32 @@ fn rb_contains_int8range(r: Roaring, range: Range<i64>) -> bool {
 
 #[pg_extern(sql = false)]
 fn rb_fill(r: Roaring, start: i64, end: i64) -> RoaringOut {
-    out(r.view().fill(half_open(start, end)))
+    r.view().fill(half_open(start, end)).into()
 }
 
 #[pg_extern(sql = false)]
 fn rb_fill_int8range(r: Roaring, range: Range<i64>) -> RoaringOut {
-    out(r.view().fill(range_bounds(&range)))
+    r.view().fill(range_bounds(&range)).into()
 }
 
 #[pg_extern(sql = false)]
 fn rb_clear(r: Roaring, start: i64, end: i64) -> RoaringOut {
-    out(r.view().clear(half_open(start, end)))
+    r.view().clear(half_open(start, end)).into()
 }
 
 #[pg_extern(sql = false)]
 fn rb_clear_int8range(r: Roaring, range: Range<i64>) -> RoaringOut {
-    out(r.view().clear(range_bounds(&range)))
+    r.view().clear(range_bounds(&range)).into()
 }
 
 #[pg_extern(sql = false)]
 fn rb_flip(r: Roaring, start: i64, end: i64) -> RoaringOut {
-    out(r.view().flip(half_open(start, end)))
+    r.view().flip(half_open(start, end)).into()
 }
 
 #[pg_extern(sql = false)]
 fn rb_flip_int8range(r: Roaring, range: Range<i64>) -> RoaringOut {
-    out(r.view().flip(range_bounds(&range)))
+    r.view().flip(range_bounds(&range)).into()
 }
 
 /// The maximal runs of consecutive elements, ascending: (first, last) inclusive.
