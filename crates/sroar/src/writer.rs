@@ -128,18 +128,10 @@ impl Writer {
             return;
         };
         self.begin(key);
-        // One branch-free pass (it vectorizes) checks the order and counts the runs.
-        let (mut ascending, mut breaks) = (true, 0u32);
-        for w in lows.windows(2) {
-            ascending &= w[0] < w[1];
-            breaks += u32::from(w[1] != w[0].wrapping_add(1));
-        }
-        assert!(
-            ascending,
-            "sroar: lows of container {key} are not strictly ascending"
-        );
+        // The order check and the run count are one dispatched SIMD pass.
+        let nruns = ascending_runs(lows)
+            .unwrap_or_else(|| panic!("sroar: lows of container {key} are not strictly ascending"));
         let card = lows.len() as u32;
-        let nruns = breaks + 1;
         let start = self.arena.len();
         let kind = canonical_kind(card, nruns);
         match kind {
@@ -152,15 +144,15 @@ impl Writer {
                 self.put_words(&words);
             }
             Kind::Run => {
-                let mut i = 0;
-                while i < lows.len() {
-                    let mut j = i;
-                    while j + 1 < lows.len() && lows[j + 1] == lows[j] + 1 {
-                        j += 1;
+                self.arena.reserve(4 * nruns as usize);
+                let mut run_start = lo;
+                for w in lows.windows(2) {
+                    if w[1] != w[0] + 1 {
+                        self.put_run(run_start, w[0]);
+                        run_start = w[1];
                     }
-                    self.put_run(lows[i], lows[j]);
-                    i = j + 1;
                 }
+                self.put_run(run_start, hi);
             }
         }
         self.finish(key, kind, card, start, lo, hi);
@@ -178,9 +170,15 @@ impl Writer {
     /// # Panics
     /// If `key` is not greater than the previous key or not below 2^48.
     pub fn push_bitmap(&mut self, key: u64, words: &[u64; WORDS]) {
-        // Count with the dispatched SIMD kernels, and decode runs or values only for
-        // the kind that needs them: a result that stays a bitmap is copied as is.
-        let card = kernels::bitmap::popcount(words);
+        self.push_counted_bitmap(key, words, kernels::bitmap::popcount(words));
+    }
+
+    /// [`Writer::push_bitmap`] for a caller that already knows the cardinality (the
+    /// bitmap kernels return it), which saves a popcount pass.
+    pub(crate) fn push_counted_bitmap(&mut self, key: u64, words: &[u64; WORDS], card: u32) {
+        debug_assert_eq!(card, kernels::bitmap::popcount(words));
+        // Decode runs or values only for the kind that needs them: a result that
+        // stays a bitmap is copied as is.
         if card == 0 {
             return;
         }
@@ -294,35 +292,26 @@ impl Writer {
         self.finish(key, c.kind(), card, start, lo, hi);
     }
 
+    // On a little-endian target the values' own memory is their encoding, so a
+    // payload is one `memcpy`.
     fn put_words(&mut self, words: &[u64; WORDS]) {
-        let start = self.arena.len();
-        self.arena.resize(start + 8 * WORDS, 0);
-        for (dst, w) in self.arena[start..]
-            .as_chunks_mut::<8>()
-            .0
-            .iter_mut()
-            .zip(words)
-        {
-            *dst = w.to_le_bytes();
-        }
+        #[cfg(target_endian = "little")]
+        self.arena.extend_from_slice(bytemuck::cast_slice(words));
+        #[cfg(not(target_endian = "little"))]
+        self.arena
+            .extend(words.iter().flat_map(|w| w.to_le_bytes()));
     }
 
     fn put_lows(&mut self, lows: &[u16]) {
-        let start = self.arena.len();
-        self.arena.resize(start + 2 * lows.len(), 0);
-        for (dst, v) in self.arena[start..]
-            .as_chunks_mut::<2>()
-            .0
-            .iter_mut()
-            .zip(lows)
-        {
-            *dst = v.to_le_bytes();
-        }
+        #[cfg(target_endian = "little")]
+        self.arena.extend_from_slice(bytemuck::cast_slice(lows));
+        #[cfg(not(target_endian = "little"))]
+        self.arena.extend(lows.iter().flat_map(|v| v.to_le_bytes()));
     }
 
     fn put_run(&mut self, s: u16, e: u16) {
-        self.arena.extend_from_slice(&s.to_le_bytes());
-        self.arena.extend_from_slice(&(e - s).to_le_bytes());
+        let (s, l) = (s.to_le_bytes(), (e - s).to_le_bytes());
+        self.arena.extend_from_slice(&[s[0], s[1], l[0], l[1]]);
     }
 
     /// Length of the encoded buffer.
@@ -372,6 +361,17 @@ impl Writer {
         self.write_into(&mut out)?;
         Ok(out)
     }
+}
+
+/// The number of maximal runs of `lows` when it is strictly ascending.
+fn ascending_runs(lows: &[u16]) -> Option<u32> {
+    // One branch-free pass, which the compiler vectorizes.
+    let (mut ascending, mut breaks) = (true, 0u32);
+    for w in lows.windows(2) {
+        ascending &= w[0] < w[1];
+        breaks += u32::from(w[1] != w[0].wrapping_add(1));
+    }
+    ascending.then_some(breaks + u32::from(!lows.is_empty()))
 }
 
 #[cfg(test)]

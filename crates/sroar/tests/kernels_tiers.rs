@@ -257,6 +257,8 @@ fn check_runs(a: &[(u16, u16)], b: &[(u16, u16)]) {
     }
 }
 
+type RunArrayOp = fn(&[[u8; 4]], &[[u8; 2]], &mut Vec<(u16, u16)>);
+
 fn check_run_array(r: &[(u16, u16)], a: &[u16]) {
     let (br, ba) = (Buf::runs(r), Buf::u16s(a));
     let (x, y) = (br.a4(), ba.a2());
@@ -265,6 +267,29 @@ fn check_run_array(r: &[(u16, u16)], a: &[u16]) {
     assert_eq!(appended(|o| run::run_array_intersect(x, y, o)), inter);
     assert_eq!(run::run_array_count(x, y) as usize, inter.len());
     assert_eq!(run::run_array_intersects(x, y), !inter.is_empty());
+    let sa = set(a);
+    let runs_with = |f: RunArrayOp| {
+        let mut out = vec![(7u16, 0u16)];
+        f(x, y, &mut out);
+        assert_eq!(out[0], (7, 0));
+        let out = out.split_off(1);
+        assert_maximal_runs(&out);
+        out
+    };
+    assert_eq!(
+        runs_with(run::run_array_union),
+        set_to_runs(&sr.union(&sa).copied().collect())
+    );
+    assert_eq!(
+        runs_with(run::run_array_xor),
+        set_to_runs(&sr.symmetric_difference(&sa).copied().collect())
+    );
+    assert_eq!(
+        runs_with(run::run_array_difference),
+        set_to_runs(&sr.difference(&sa).copied().collect())
+    );
+    let outside: Vec<u16> = sa.difference(&sr).copied().collect();
+    assert_eq!(appended(|o| run::array_run_difference(y, x, o)), outside);
 }
 
 fn check_search(keys: &[u64], targets: &[u64]) {

@@ -209,6 +209,87 @@ pub fn run_array_intersects(runs: &[[u8; 4]], array: &[[u8; 2]]) -> bool {
     hit
 }
 
+/// `runs ∪ array`: the array's values outside the runs join as one-value runs.
+pub fn run_array_union(runs: &[[u8; 4]], array: &[[u8; 2]], out: &mut Vec<(u16, u16)>) {
+    let floor = out.len();
+    let mut values = array
+        .iter()
+        .map(|e| u32::from(u16::from_le_bytes(*e)))
+        .peekable();
+    for r in runs {
+        let (s, e) = bounds(*r);
+        while let Some(v) = values.next_if(|&v| v < s) {
+            push_run(out, floor, v, v);
+        }
+        push_run(out, floor, s, e);
+        while values.next_if(|&v| v <= e).is_some() {}
+    }
+    values.for_each(|v| push_run(out, floor, v, v));
+}
+
+/// `runs ⊕ array`: each array value inside a run punches a hole in it, each one
+/// outside joins as a one-value run (merged with the runs it touches).
+pub fn run_array_xor(runs: &[[u8; 4]], array: &[[u8; 2]], out: &mut Vec<(u16, u16)>) {
+    let floor = out.len();
+    let mut values = array
+        .iter()
+        .map(|e| u32::from(u16::from_le_bytes(*e)))
+        .peekable();
+    for r in runs {
+        let (s, e) = bounds(*r);
+        while let Some(v) = values.next_if(|&v| v < s) {
+            push_run(out, floor, v, v);
+        }
+        let mut cur = s;
+        while let Some(v) = values.next_if(|&v| v <= e) {
+            if v > cur {
+                push_run(out, floor, cur, v - 1);
+            }
+            cur = v + 1;
+        }
+        if cur <= e {
+            push_run(out, floor, cur, e);
+        }
+    }
+    values.for_each(|v| push_run(out, floor, v, v));
+}
+
+/// `runs \ array`: each array value inside a run punches a hole in it.
+pub fn run_array_difference(runs: &[[u8; 4]], array: &[[u8; 2]], out: &mut Vec<(u16, u16)>) {
+    let floor = out.len();
+    let mut i = 0;
+    for r in runs {
+        let (s, e) = bounds(*r);
+        // Array values below this run fall between runs: they punch nothing.
+        i += lower_bound_u16(&array[i..], s as u16);
+        let mut cur = s;
+        while let Some(v) = array.get(i).map(|e| u32::from(u16::from_le_bytes(*e))) {
+            if v > e {
+                break;
+            }
+            if v > cur {
+                push_run(out, floor, cur, v - 1);
+            }
+            cur = v + 1;
+            i += 1;
+        }
+        if cur <= e {
+            push_run(out, floor, cur, e);
+        }
+    }
+}
+
+/// `array \ runs`: the array's values outside every run, appended to `out`.
+pub fn array_run_difference(array: &[[u8; 2]], runs: &[[u8; 4]], out: &mut Vec<u16>) {
+    let mut prev = 0;
+    for_each_hit(runs, array, |lo, hi| {
+        out.extend(array[prev..lo].iter().map(|e| u16::from_le_bytes(*e)));
+        prev = hi;
+        true
+    });
+    out.extend(array[prev..].iter().map(|e| u16::from_le_bytes(*e)));
+}
+
 /// Sets every run in `words`.
 pub fn set_into(runs: &[[u8; 4]], words: &mut [u64; WORDS]) {
     for r in runs {

@@ -16,15 +16,16 @@ use crate::writer::{CapacityError, Writer};
 /// Only the keys both views hold are visited, galloping through the larger
 /// directory.
 pub fn and_writer(a: RoaringView<'_>, b: RoaringView<'_>) -> Writer {
+    // Checked first, so that an empty result reserves nothing.
+    if disjoint_ranges(a, b) {
+        return Writer::new();
+    }
     // A reservation, not a bound: the intersection is usually no bigger than the
     // smaller input.
     let mut w = Writer::with_capacity(
         a.container_count().min(b.container_count()),
         payload_bytes(a).min(payload_bytes(b)),
     );
-    if disjoint_ranges(a, b) {
-        return w;
-    }
     let mut s = Scratch::new();
     let _ = common(a, b, |x, y| {
         and_into(x.key, x.c, y.c, &mut w, &mut s);
@@ -78,11 +79,12 @@ pub(crate) fn and_into(
             w.push_sorted_lows(key, &s.lows);
         }
         (Slices::Bitmap(x), Slices::Bitmap(y)) => {
-            bitmap::op_into(BitOp::And, x, y, &mut s.words);
-            w.push_bitmap(key, &s.words);
+            let words = s.words();
+            let card = bitmap::op_into(BitOp::And, x, y, words);
+            w.push_counted_bitmap(key, words, card);
         }
         (Slices::Bitmap(x), Slices::Run(y)) | (Slices::Run(y), Slices::Bitmap(x)) => {
-            let words = &mut *s.words;
+            let words = s.words();
             words.fill(0);
             let _ = for_each_run_word(x, y, |i, m| {
                 words[i] |= m;

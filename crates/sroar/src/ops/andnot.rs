@@ -58,11 +58,9 @@ pub(crate) fn andnot_into(
             w.push_sorted_lows(key, &s.lows);
         }
         (Slices::Array(x), Slices::Run(y)) => {
-            let mut runs = core::mem::take(&mut s.runs);
-            runs.clear();
-            run::difference(s.array_as_runs(x), y, &mut runs);
-            w.push_runs(key, &runs);
-            s.runs = runs;
+            s.lows.clear();
+            run::array_run_difference(x, y, &mut s.lows);
+            w.push_sorted_lows(key, &s.lows);
         }
         (Slices::Bitmap(x), Slices::Array(y)) => {
             let words = s.load(x);
@@ -70,8 +68,9 @@ pub(crate) fn andnot_into(
             w.push_bitmap(key, words);
         }
         (Slices::Bitmap(x), Slices::Bitmap(y)) => {
-            bitmap::op_into(BitOp::AndNot, x, y, &mut s.words);
-            w.push_bitmap(key, &s.words);
+            let words = s.words();
+            let card = bitmap::op_into(BitOp::AndNot, x, y, words);
+            w.push_counted_bitmap(key, words, card);
         }
         (Slices::Bitmap(x), Slices::Run(y)) => {
             let words = s.load(x);
@@ -82,15 +81,13 @@ pub(crate) fn andnot_into(
             w.push_bitmap(key, words);
         }
         (Slices::Run(x), Slices::Array(y)) => {
-            let mut runs = core::mem::take(&mut s.runs);
-            runs.clear();
-            run::difference(x, s.array_as_runs(y), &mut runs);
-            w.push_runs(key, &runs);
-            s.runs = runs;
+            s.runs.clear();
+            run::run_array_difference(x, y, &mut s.runs);
+            w.push_runs(key, &s.runs);
         }
         (Slices::Run(x), Slices::Bitmap(y)) => {
             // The runs' words, minus the bitmap: `runs & !bitmap` word by word.
-            let words = &mut *s.words;
+            let words = s.words();
             words.fill(0);
             run::set_into(x, words);
             let _ = for_each_run_word(y, x, |i, m| {

@@ -57,12 +57,13 @@ pub(crate) fn or_into(
         }
         (Slices::Array(x), Slices::Run(y)) | (Slices::Run(y), Slices::Array(x)) => {
             s.runs.clear();
-            array_runs_op(s, x, y, run::union);
+            run::run_array_union(y, x, &mut s.runs);
             w.push_runs(key, &s.runs);
         }
         (Slices::Bitmap(x), Slices::Bitmap(y)) => {
-            bitmap::op_into(BitOp::Or, x, y, &mut s.words);
-            w.push_bitmap(key, &s.words);
+            let words = s.words();
+            let card = bitmap::op_into(BitOp::Or, x, y, words);
+            w.push_counted_bitmap(key, words, card);
         }
         (Slices::Bitmap(x), Slices::Run(y)) | (Slices::Run(y), Slices::Bitmap(x)) => {
             let words = s.load(x);
@@ -75,14 +76,4 @@ pub(crate) fn or_into(
             w.push_runs(key, &s.runs);
         }
     }
-}
-
-/// A run kernel: `fn(a, b, out)`.
-pub(crate) type RunOp = fn(&[[u8; 4]], &[[u8; 4]], &mut Vec<(u16, u16)>);
-
-/// Runs `op(array as runs, runs)` into [`Scratch::runs`].
-pub(crate) fn array_runs_op(s: &mut Scratch, array: &[[u8; 2]], runs: &[[u8; 4]], op: RunOp) {
-    let mut out = core::mem::take(&mut s.runs);
-    op(s.array_as_runs(array), runs, &mut out);
-    s.runs = out;
 }

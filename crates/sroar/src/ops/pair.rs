@@ -54,10 +54,9 @@ pub(crate) struct Scratch {
     pub(crate) lows: Vec<u16>,
     /// Run results, `(start, len_minus_1)`.
     pub(crate) runs: Vec<(u16, u16)>,
-    /// An array recoded as runs, as the run kernels take it.
-    pub(crate) array_runs: Vec<[u8; 4]>,
-    /// Bitmap results.
-    pub(crate) words: Box<[u64; WORDS]>,
+    /// Bitmap results, allocated on first use: many operations never meet a
+    /// bitmap, and 8 KB per call is a cost on tiny inputs.
+    words: Option<Box<[u64; WORDS]>>,
 }
 
 impl Scratch {
@@ -65,21 +64,20 @@ impl Scratch {
         Scratch {
             lows: Vec::new(),
             runs: Vec::new(),
-            array_runs: Vec::new(),
-            words: Box::new([0; WORDS]),
+            words: None,
         }
+    }
+
+    /// The scratch bitmap (its contents are whatever the last user left).
+    pub(crate) fn words(&mut self) -> &mut [u64; WORDS] {
+        self.words.get_or_insert_with(|| Box::new([0; WORDS]))
     }
 
     /// Loads a serialized bitmap into [`Scratch::words`].
     pub(crate) fn load(&mut self, bitmap: &[[u8; 8]]) -> &mut [u64; WORDS] {
-        load_words(&mut self.words, bitmap);
-        &mut self.words
-    }
-
-    /// Recodes `array` as runs into [`Scratch::array_runs`] and returns them.
-    pub(crate) fn array_as_runs(&mut self, array: &[[u8; 2]]) -> &[[u8; 4]] {
-        array_to_runs(array, &mut self.array_runs);
-        &self.array_runs
+        let words = self.words();
+        load_words(words, bitmap);
+        words
     }
 }
 
@@ -89,31 +87,6 @@ pub(crate) fn load_words(dst: &mut [u64; WORDS], src: &[[u8; 8]]) {
     for (d, s) in dst.iter_mut().zip(src) {
         *d = u64::from_le_bytes(*s);
     }
-}
-
-/// Replaces `out` with the maximal runs of a sorted array, serialized as the run
-/// kernels take them.
-pub(crate) fn array_to_runs(array: &[[u8; 2]], out: &mut Vec<[u8; 4]>) {
-    out.clear();
-    let mut iter = array.iter().map(|e| u16::from_le_bytes(*e));
-    let Some(first) = iter.next() else {
-        return;
-    };
-    let (mut start, mut end) = (first, first);
-    let mut emit = |s: u16, e: u16| {
-        let [s0, s1] = s.to_le_bytes();
-        let [l0, l1] = (e - s).to_le_bytes();
-        out.push([s0, s1, l0, l1]);
-    };
-    for v in iter {
-        if u32::from(v) == u32::from(end) + 1 {
-            end = v;
-        } else {
-            emit(start, end);
-            (start, end) = (v, v);
-        }
-    }
-    emit(start, end);
 }
 
 /// The one walk behind every bitmap-against-runs output: calls `f(w, word)` with
@@ -173,20 +146,6 @@ pub(crate) fn payload_bound(card: u64, run_bytes: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn le(v: &[u16]) -> Vec<[u8; 2]> {
-        v.iter().map(|x| x.to_le_bytes()).collect()
-    }
-
-    #[test]
-    fn arrays_recode_as_maximal_runs() {
-        let mut out = Vec::new();
-        array_to_runs(&le(&[0, 1, 2, 5, 7, 8, 65535]), &mut out);
-        let runs: Vec<(u32, u32)> = out.iter().map(|r| bounds(*r)).collect();
-        assert_eq!(runs, [(0, 2), (5, 5), (7, 8), (65535, 65535)]);
-        array_to_runs(&[], &mut out);
-        assert!(out.is_empty());
-    }
 
     #[test]
     fn run_words_are_masked_to_each_run() {

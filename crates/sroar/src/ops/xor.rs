@@ -1,6 +1,5 @@
 //! Symmetric difference of two views.
 
-use super::or::array_runs_op;
 use super::pair::{payload_bytes, same, Scratch, Slices};
 use super::walk::{merge, Step};
 use crate::container::Container;
@@ -54,12 +53,13 @@ pub(crate) fn xor_into(
         }
         (Slices::Array(x), Slices::Run(y)) | (Slices::Run(y), Slices::Array(x)) => {
             s.runs.clear();
-            array_runs_op(s, x, y, run::xor);
+            run::run_array_xor(y, x, &mut s.runs);
             w.push_runs(key, &s.runs);
         }
         (Slices::Bitmap(x), Slices::Bitmap(y)) => {
-            bitmap::op_into(BitOp::Xor, x, y, &mut s.words);
-            w.push_bitmap(key, &s.words);
+            let words = s.words();
+            let card = bitmap::op_into(BitOp::Xor, x, y, words);
+            w.push_counted_bitmap(key, words, card);
         }
         (Slices::Bitmap(x), Slices::Run(y)) | (Slices::Run(y), Slices::Bitmap(x)) => {
             let words = s.load(x);
