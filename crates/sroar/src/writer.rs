@@ -223,45 +223,63 @@ impl Writer {
             return;
         }
         self.begin(key);
+        // The run kernels already emit maximal runs: check that in one pass, and
+        // merge into scratch space only when some runs touch.
+        let mut card = 0u32;
+        let mut maximal = true;
+        let mut next_free = 0u32; // one past the previous run's end
+        for (i, &(s, l)) in runs.iter().enumerate() {
+            let e = u32::from(s) + u32::from(l);
+            assert!(e <= 65535, "sroar: run ({s}, {l}) passes 65535");
+            if i > 0 {
+                assert!(
+                    u32::from(s) >= next_free,
+                    "sroar: runs unsorted or overlapping"
+                );
+                maximal &= u32::from(s) > next_free;
+            }
+            card += u32::from(l) + 1;
+            next_free = e + 1;
+        }
         let mut merged = core::mem::take(&mut self.scratch_runs);
         merged.clear();
-        let mut card = 0u32;
-        for &(s, l) in runs {
-            let e = s
-                .checked_add(l)
-                .unwrap_or_else(|| panic!("sroar: run ({s}, {l}) passes 65535"));
-            card += u32::from(l) + 1;
-            match merged.last_mut() {
-                Some(last) if u32::from(last.1) + 1 == u32::from(s) => last.1 = e,
-                Some(last) => assert!(s > last.1, "sroar: runs unsorted or overlapping"),
-                None => {}
+        let runs = if maximal {
+            runs
+        } else {
+            for &(s, l) in runs {
+                match merged.last_mut() {
+                    Some(last) if u32::from(last.0) + u32::from(last.1) + 1 == u32::from(s) => {
+                        last.1 += l + 1;
+                    }
+                    _ => merged.push((s, l)),
+                }
             }
-            if merged.last().is_none_or(|last| last.1 < s) {
-                merged.push((s, e));
-            }
-        }
-        let nruns = merged.len() as u32;
+            &merged[..]
+        };
+        let nruns = runs.len() as u32;
         let start = self.arena.len();
         let kind = canonical_kind(card, nruns);
-        let (lo, hi) = (merged[0].0, merged[merged.len() - 1].1);
+        let (lo, hi) = (runs[0].0, runs[runs.len() - 1].0 + runs[runs.len() - 1].1);
         match kind {
             Kind::Array => {
-                for &(s, e) in &merged {
-                    for v in s..=e {
+                self.arena.reserve(2 * card as usize);
+                for &(s, l) in runs {
+                    for v in s..=s + l {
                         self.arena.extend_from_slice(&v.to_le_bytes());
                     }
                 }
             }
             Kind::Bitmap => {
                 let mut words = [0u64; WORDS];
-                for &(s, e) in &merged {
-                    bitmap::set_range(&mut words, s, e);
+                for &(s, l) in runs {
+                    bitmap::set_range(&mut words, s, s + l);
                 }
                 self.put_words(&words);
             }
             Kind::Run => {
-                for &(s, e) in &merged {
-                    self.put_run(s, e);
+                self.arena.reserve(4 * runs.len());
+                for &(s, l) in runs {
+                    self.put_run(s, s + l);
                 }
             }
         }

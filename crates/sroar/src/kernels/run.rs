@@ -33,49 +33,6 @@ fn push_run(out: &mut Vec<(u16, u16)>, floor: usize, start: u32, end: u32) {
     out.push((start as u16, (end - start) as u16));
 }
 
-/// Boundary `k` of a run list: starts at even `k`, `end + 1` at odd `k`.
-#[inline(always)]
-fn point(runs: &[[u8; 4]], k: usize) -> u32 {
-    let (s, e) = bounds(runs[k >> 1]);
-    if k & 1 == 0 {
-        s
-    } else {
-        e + 1
-    }
-}
-
-/// Sweeps the boundaries of both lists and emits the maximal runs where
-/// `f(in_a, in_b)` holds.
-#[inline(always)]
-fn sweep(a: &[[u8; 4]], b: &[[u8; 4]], out: &mut Vec<(u16, u16)>, f: impl Fn(bool, bool) -> bool) {
-    let (na, nb) = (2 * a.len(), 2 * b.len());
-    let (mut i, mut j) = (0, 0);
-    let (mut in_a, mut in_b, mut on) = (false, false, false);
-    let mut start = 0u32;
-    while i < na || j < nb {
-        let pa = if i < na { point(a, i) } else { u32::MAX };
-        let pb = if j < nb { point(b, j) } else { u32::MAX };
-        let x = pa.min(pb);
-        while i < na && point(a, i) == x {
-            in_a = !in_a;
-            i += 1;
-        }
-        while j < nb && point(b, j) == x {
-            in_b = !in_b;
-            j += 1;
-        }
-        let now = f(in_a, in_b);
-        if now != on {
-            if now {
-                start = x;
-            } else {
-                out.push((start as u16, (x - 1 - start) as u16));
-            }
-            on = now;
-        }
-    }
-}
-
 /// `a ∩ b`.
 pub fn intersect(a: &[[u8; 4]], b: &[[u8; 4]], out: &mut Vec<(u16, u16)>) {
     let floor = out.len();
@@ -113,13 +70,82 @@ pub fn union(a: &[[u8; 4]], b: &[[u8; 4]], out: &mut Vec<(u16, u16)>) {
 }
 
 /// `a ⊕ b`.
+///
+/// The symmetric difference changes membership exactly where one input does and
+/// the other does not: the merged boundary lists (starts and ends + 1) of both
+/// inputs, with equal boundaries cancelling each other.
 pub fn xor(a: &[[u8; 4]], b: &[[u8; 4]], out: &mut Vec<(u16, u16)>) {
-    sweep(a, b, out, |x, y| x != y)
+    let floor = out.len();
+    let (mut x, mut y) = (boundaries(a).peekable(), boundaries(b).peekable());
+    let mut open: Option<u32> = None;
+    loop {
+        let p = match (x.peek(), y.peek()) {
+            (Some(&p), Some(&q)) if p <= q => x.next(),
+            (Some(_), Some(_)) => y.next(),
+            (Some(_), None) => x.next(),
+            (None, _) => y.next(),
+        };
+        let Some(p) = p else { break };
+        match open {
+            None => {
+                // Opening where the last run ended: the two boundaries cancel.
+                let last = out.last().filter(|_| out.len() > floor).copied();
+                open = Some(match last {
+                    Some((s, l)) if u32::from(s) + u32::from(l) + 1 == p => {
+                        out.pop();
+                        u32::from(s)
+                    }
+                    _ => p,
+                });
+            }
+            Some(start) => {
+                if p > start {
+                    out.push((start as u16, (p - 1 - start) as u16));
+                }
+                open = None;
+            }
+        }
+    }
 }
 
-/// `a \ b`.
+/// The starts and ends + 1 of `runs`, in order.
+#[inline(always)]
+fn boundaries(runs: &[[u8; 4]]) -> impl Iterator<Item = u32> + '_ {
+    runs.iter().flat_map(|r| {
+        let (s, e) = bounds(*r);
+        [s, e + 1]
+    })
+}
+
+/// `a \ b`: each run of `a` minus the runs of `b` that overlap it.
 pub fn difference(a: &[[u8; 4]], b: &[[u8; 4]], out: &mut Vec<(u16, u16)>) {
-    sweep(a, b, out, |x, y| x && !y)
+    let floor = out.len();
+    let mut j = 0;
+    for r in a {
+        let (s, e) = bounds(*r);
+        let mut cur = s;
+        while j < b.len() && bounds(b[j]).1 < cur {
+            j += 1;
+        }
+        while let Some(&rb) = b.get(j) {
+            let (bs, be) = bounds(rb);
+            if bs > e {
+                break;
+            }
+            if bs > cur {
+                push_run(out, floor, cur, bs - 1);
+            }
+            cur = cur.max(be + 1);
+            if be > e {
+                // `rb` reaches into the next runs of `a`: keep it.
+                break;
+            }
+            j += 1;
+        }
+        if cur <= e {
+            push_run(out, floor, cur, e);
+        }
+    }
 }
 
 /// `|a ∩ b|`.
