@@ -684,3 +684,27 @@ fn union_can_outgrow_its_inputs() {
     let union: Model = a.union(&b).copied().collect();
     assert_encodes(&out, &union, "or");
 }
+
+/// Two arrays whose sizes sum past 4096 are combined as bitmaps; the result must
+/// still come out as an array or runs when that is its canonical kind.
+#[test]
+fn array_pairs_around_the_bitmap_threshold() {
+    let key = 3u64 << 32;
+    let evens = |from: u64, n: u64| -> Model { (from..from + n).map(|i| key | (2 * i)).collect() };
+    for (a, b) in [
+        // Union 3000 values from 4500: stays an array.
+        (evens(0, 2500), evens(500, 2500)),
+        // Union exactly 4096 and 4097.
+        (evens(0, 3000), evens(1096, 3000)),
+        (evens(0, 3000), evens(1097, 3000)),
+        // Identical but for one value (xor is tiny, and is 0 or 1 run).
+        (evens(0, 4000), evens(0, 4000).into_iter().skip(1).collect()),
+        // Evens and odds: the union is one run of 5000, the xor too.
+        (
+            evens(0, 2500),
+            evens(0, 2500).iter().map(|v| v + 1).collect(),
+        ),
+    ] {
+        check_pair_all(&a, &b);
+    }
+}

@@ -10,16 +10,28 @@ fn test(bitmap: &[[u8; 8]; WORDS], v: u16) -> bool {
     (u64::from_le_bytes(bitmap[(v >> 6) as usize]) >> (v & 63)) & 1 != 0
 }
 
+/// Appends the values of `array` for which `keep(v)` holds to `out`, without a
+/// branch per value: about half the values pass on real data, which a filter
+/// would mispredict.
+#[inline(always)]
+fn compact(array: &[[u8; 2]], out: &mut Vec<u16>, keep: impl Fn(u16) -> bool) {
+    let base = out.len();
+    out.resize(base + array.len(), 0);
+    let dst = &mut out[base..];
+    let mut k = 0;
+    for (i, e) in array.iter().enumerate() {
+        let v = u16::from_le_bytes(*e);
+        // `k <= i`, so the store stays in bounds.
+        dst[k.min(i)] = v;
+        k += usize::from(keep(v));
+    }
+    out.truncate(base + k);
+}
+
 /// Values of `array` that are set in `bitmap`, appended to `out`.
 pub fn intersect(array: &[[u8; 2]], bitmap: &[[u8; 8]], out: &mut Vec<u16>) {
     let bitmap = words(bitmap);
-    out.reserve(array.len());
-    out.extend(
-        array
-            .iter()
-            .map(|e| u16::from_le_bytes(*e))
-            .filter(|&v| test(bitmap, v)),
-    );
+    compact(array, out, |v| test(bitmap, v));
 }
 
 /// Number of values of `array` set in `bitmap`.
@@ -40,13 +52,7 @@ pub fn intersects(array: &[[u8; 2]], bitmap: &[[u8; 8]]) -> bool {
 /// Values of `array` not set in `bitmap`, appended to `out`.
 pub fn difference(array: &[[u8; 2]], bitmap: &[[u8; 8]], out: &mut Vec<u16>) {
     let bitmap = words(bitmap);
-    out.reserve(array.len());
-    out.extend(
-        array
-            .iter()
-            .map(|e| u16::from_le_bytes(*e))
-            .filter(|&v| !test(bitmap, v)),
-    );
+    compact(array, out, |v| !test(bitmap, v));
 }
 
 /// Sets the values of `array` in `words`.

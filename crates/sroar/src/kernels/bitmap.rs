@@ -235,29 +235,26 @@ pub mod scalar {
 
     /// Appends the maximal runs `(start, len - 1)` to `out`.
     pub fn to_runs(words: &[u64; WORDS], out: &mut Vec<(u16, u16)>) {
-        // Run starts are set bits whose lower neighbour is clear; run ends are
-        // set bits whose upper neighbour is clear. The k-th end closes the
-        // k-th start, and a word's starts are pushed before its ends are read.
-        let mut fill = out.len();
+        // Bit k of `edges` is set where membership changes between values k - 1
+        // and k: run starts and run ends + 1 alternate, so a word inside a gap or
+        // inside a run (the common case) costs one test.
         let mut carry = 0u64;
-        for i in 0..WORDS {
-            let w = words[i];
-            let next_low = if i + 1 < WORDS { words[i + 1] & 1 } else { 0 };
-            let base = (i as u32) << 6;
-            let mut starts = w & !((w << 1) | carry);
-            let mut ends = w & !((w >> 1) | (next_low << 63));
+        let mut start = None;
+        for (i, &w) in words.iter().enumerate() {
+            let mut edges = w ^ ((w << 1) | carry);
             carry = w >> 63;
-            while starts != 0 {
-                out.push(((base + starts.trailing_zeros()) as u16, 0));
-                starts &= starts - 1;
+            let base = (i as u32) << 6;
+            while edges != 0 {
+                let at = base + edges.trailing_zeros();
+                match start.take() {
+                    None => start = Some(at),
+                    Some(s) => out.push((s as u16, (at - 1 - s) as u16)),
+                }
+                edges &= edges - 1;
             }
-            while ends != 0 {
-                let end = (base + ends.trailing_zeros()) as u16;
-                let run = &mut out[fill];
-                run.1 = end - run.0;
-                fill += 1;
-                ends &= ends - 1;
-            }
+        }
+        if let Some(s) = start {
+            out.push((s as u16, (65535 - s) as u16));
         }
     }
 

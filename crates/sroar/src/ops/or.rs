@@ -2,7 +2,7 @@
 
 use super::pair::{is_full, payload_bytes, same, Scratch, Slices};
 use super::walk::{merge, Step};
-use crate::container::Container;
+use crate::container::{Container, ARRAY_MAX};
 use crate::kernels::bitmap::BitOp;
 use crate::kernels::{array, array_bitmap, bitmap, run};
 use crate::view::RoaringView;
@@ -45,6 +45,14 @@ pub(crate) fn or_into(
         return w.push_container(key, b);
     }
     match (Slices::of(a), Slices::of(b)) {
+        (Slices::Array(x), Slices::Array(y)) if x.len() + y.len() > ARRAY_MAX as usize => {
+            // Probably a bitmap: set both arrays' bits instead of merging them.
+            let words = s.words();
+            words.fill(0);
+            array_bitmap::set_into(x, words);
+            array_bitmap::set_into(y, words);
+            w.push_bitmap(key, words);
+        }
         (Slices::Array(x), Slices::Array(y)) => {
             s.lows.clear();
             array::union(x, y, &mut s.lows);

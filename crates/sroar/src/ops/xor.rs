@@ -2,7 +2,7 @@
 
 use super::pair::{payload_bytes, same, Scratch, Slices};
 use super::walk::{merge, Step};
-use crate::container::Container;
+use crate::container::{Container, ARRAY_MAX};
 use crate::kernels::bitmap::BitOp;
 use crate::kernels::{array, array_bitmap, bitmap, run};
 use crate::view::RoaringView;
@@ -41,6 +41,14 @@ pub(crate) fn xor_into(
         return;
     }
     match (Slices::of(a), Slices::of(b)) {
+        (Slices::Array(x), Slices::Array(y)) if x.len() + y.len() > ARRAY_MAX as usize => {
+            // Probably a bitmap: flip both arrays' bits instead of merging them.
+            let words = s.words();
+            words.fill(0);
+            array_bitmap::flip_into(x, words);
+            array_bitmap::flip_into(y, words);
+            w.push_bitmap(key, words);
+        }
         (Slices::Array(x), Slices::Array(y)) => {
             s.lows.clear();
             array::xor(x, y, &mut s.lows);
