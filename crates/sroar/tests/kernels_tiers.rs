@@ -484,3 +484,228 @@ fn report_tiers() {
     );
     assert!(!t.is_empty());
 }
+
+/// The model of `ascending_runs`: strictly increasing, then its maximal runs.
+fn ascending_runs_model(v: &[u16]) -> Option<u32> {
+    let increasing = v.windows(2).all(|w| w[0] < w[1]);
+    increasing.then(|| set_to_runs(&set(v)).len() as u32)
+}
+
+/// `ascending_runs` on every tier, read at an odd and an even address, against
+/// the model and the scalar tier; returns the model's answer.
+fn check_ascending(v: &[u16]) -> Option<u32> {
+    let want = ascending_runs_model(v);
+    for off in [1, 2] {
+        let buf = Buf::u16s_at(v, off);
+        let a = buf.a2();
+        assert_eq!((SCALAR.array_ascending_runs)(a), want, "scalar {v:?}");
+        for (tier, k) in tiers() {
+            assert_eq!(
+                (k.array_ascending_runs)(a),
+                want,
+                "{tier} len {} {v:?}",
+                v.len()
+            );
+        }
+        assert_eq!(array::ascending_runs(a), want);
+    }
+    want
+}
+
+/// Strictly increasing arrays of `n` values in several run shapes.
+fn ascending_shapes(n: usize) -> Vec<Vec<u16>> {
+    let n32 = n as u32;
+    let mut shapes: Vec<Vec<u16>> = vec![
+        // One run from 0, and one ending at 65535.
+        (0..n32).map(|i| i as u16).collect(),
+        (65536 - n32..65536).map(|i| i as u16).collect(),
+        // No two consecutive; the largest gaps end at 65535.
+        (0..n32).map(|i| (2 * i) as u16).collect(),
+        (0..n32)
+            .map(|i| (65535 - (n32 - 1 - i) * 9) as u16)
+            .collect(),
+    ];
+    // Runs of `r` values separated by one missing value: runs start at every
+    // lane offset and straddle the 8-, 16- and 32-lane vector boundaries.
+    for r in [2u32, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33] {
+        shapes.push((0..n32).map(|i| (i + i / r) as u16).collect());
+    }
+    // Uneven gaps (an LCG) from 0 to near 65535.
+    let mut x = 12345u32;
+    let mut cur = 0u32;
+    let step_max = (65535 / n32.max(1)).max(1);
+    let mut v = Vec::new();
+    for _ in 0..n {
+        v.push(cur as u16);
+        x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+        cur += 1 + (x >> 16) % step_max.min(4);
+    }
+    shapes.push(v);
+    for s in &shapes {
+        assert_eq!(s.len(), n);
+        assert_strictly_increasing(s);
+    }
+    shapes
+}
+
+/// Ways to break the order at position `p` (`1 <= p < v.len()`): an equal
+/// neighbour, a decrease by one (or to an equal 0), a drop to 0, the
+/// predecessor raised to 65535, and a swap with the predecessor.
+fn breaks_at(v: &[u16], p: usize) -> Vec<Vec<u16>> {
+    let mut out = Vec::new();
+    let mut w = v.to_vec();
+    w[p] = w[p - 1];
+    out.push(w);
+    let mut w = v.to_vec();
+    w[p] = w[p - 1].saturating_sub(1);
+    out.push(w);
+    let mut w = v.to_vec();
+    w[p] = 0;
+    out.push(w);
+    let mut w = v.to_vec();
+    w[p - 1] = 65535;
+    out.push(w);
+    let mut w = v.to_vec();
+    w.swap(p - 1, p);
+    out.push(w);
+    out
+}
+
+/// Lengths 0..=70, then around the 8-, 16- and 32-lane vector widths; every
+/// shape valid, then broken at every position (or, for long arrays, around
+/// every vector boundary and at both ends).
+#[test]
+fn ascending_runs_lengths_and_breaks() {
+    let lens = (0..=70).chain([
+        95, 96, 97, 98, 127, 128, 129, 130, 255, 256, 257, 4095, 4096, 4097,
+    ]);
+    let mut rejected = 0;
+    for n in lens {
+        for v in ascending_shapes(n) {
+            let runs = check_ascending(&v).expect("valid shape");
+            assert!(n == 0 || runs >= 1);
+            let positions: Vec<usize> = if n <= 130 {
+                (1..n).collect()
+            } else {
+                let mut p: Vec<usize> = (1..n)
+                    .filter(|p| [p % 8, p % 16, p % 32].iter().any(|r| *r <= 1 || *r == 7))
+                    .collect();
+                p.truncate(60);
+                p.extend([n - 2, n - 1]);
+                p
+            };
+            for p in positions {
+                for w in breaks_at(&v, p) {
+                    if w != v {
+                        assert!(w[p] <= w[p - 1]);
+                        assert_eq!(check_ascending(&w), None, "break at {p} of {n}");
+                        rejected += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(rejected > 10_000);
+}
+
+#[test]
+fn ascending_runs_edges() {
+    assert_eq!(check_ascending(&[]), Some(0));
+    assert_eq!(check_ascending(&[0]), Some(1));
+    assert_eq!(check_ascending(&[65535]), Some(1));
+    assert_eq!(check_ascending(&[0, 65535]), Some(2));
+    assert_eq!(check_ascending(&[65534, 65535]), Some(1));
+    // 65535 + 1 wraps to 0: a gap of "1" that is a decrease.
+    assert_eq!(check_ascending(&[65535, 0]), None);
+    assert_eq!(check_ascending(&[0, 0]), None);
+    assert_eq!(check_ascending(&[65535, 65535]), None);
+    let all: Vec<u16> = (0..=65535).collect();
+    assert_eq!(check_ascending(&all), Some(1));
+    let evens: Vec<u16> = (0..=65535).step_by(2).collect();
+    assert_eq!(check_ascending(&evens), Some(32768));
+    // Longer than any strictly increasing array: it must repeat a value.
+    let mut long = all.clone();
+    long.push(65535);
+    assert_eq!(check_ascending(&long), None);
+    let mut wrapped = all.clone();
+    wrapped.extend(0..=65535u16);
+    assert_eq!(check_ascending(&wrapped), None);
+    // The wrap from 65535 to 0 at each lane of the first vectors.
+    for n in [9usize, 17, 33, 40, 70] {
+        for p in 1..n {
+            let v: Vec<u16> = (0..n)
+                .map(|i| (65535 - p + 1 + i) as u16) // 65535 at p - 1, 0 at p
+                .collect();
+            assert_eq!(v[p - 1], 65535);
+            assert_eq!(check_ascending(&v), None, "wrap at {p} of {n}");
+        }
+    }
+}
+
+/// `card_and_runs` on every tier: runs that cross words and 256-/512-bit
+/// vector boundaries, single bits at both ends, at every read offset.
+#[test]
+fn bitmap_card_and_runs_edges() {
+    let mut shapes: Vec<Vec<u64>> = vec![vec![0u64; 1024], vec![!0u64; 1024]];
+    let mut ends = vec![0u64; 1024];
+    ends[0] = 1;
+    ends[1023] = 1 << 63;
+    shapes.push(ends);
+    for boundary in [64u32, 256, 512, 4096, 65472] {
+        for (before, after) in [(1u32, 1u32), (1, 0), (0, 1), (60, 3), (3, 300)] {
+            let mut w = vec![0u64; 1024];
+            let (s, e) = (boundary - before, (boundary + after - 1).min(65535));
+            if s <= e {
+                for x in s..=e {
+                    w[x as usize / 64] |= 1 << (x % 64);
+                }
+            }
+            shapes.push(w);
+        }
+    }
+    // Alternating words of ones and zeros, and every other bit.
+    shapes.push((0..1024).map(|i| if i % 2 == 0 { !0 } else { 0 }).collect());
+    shapes.push(vec![0x5555_5555_5555_5555; 1024]);
+    for w in &shapes {
+        let s = words_to_set(w);
+        let want = (s.len() as u32, set_to_runs(&s).len() as u32);
+        for off in 0..8 {
+            let buf = Buf::u64s_at(w, off);
+            for (tier, k) in tiers() {
+                assert_eq!((k.bitmap_card_and_runs)(buf.a8()), want, "{tier} off {off}");
+            }
+            assert_eq!(bitmap::card_and_runs(buf.a8()), want);
+        }
+    }
+}
+
+/// Strategy: a sorted array, maybe broken at one position.
+fn maybe_broken() -> impl Strategy<Value = Vec<u16>> {
+    (sorted_u16(), any::<prop::sample::Index>(), 0usize..7).prop_map(|(v, at, how)| {
+        if v.len() < 2 || how >= 5 {
+            return v;
+        }
+        let p = 1 + at.index(v.len() - 1);
+        breaks_at(&v, p).swap_remove(how)
+    })
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    #[test]
+    fn ascending_runs_kernels(v in maybe_broken()) {
+        check_ascending(&v);
+    }
+
+    #[test]
+    fn card_and_runs_kernels(w in bitmap()) {
+        let s = words_to_set(&w);
+        let want = (s.len() as u32, set_to_runs(&s).len() as u32);
+        let buf = Buf::u64s(&w);
+        prop_assert_eq!((SCALAR.bitmap_card_and_runs)(buf.a8()), want);
+        for (tier, k) in tiers() {
+            prop_assert_eq!((k.bitmap_card_and_runs)(buf.a8()), want, "{}", tier);
+        }
+    }
+}

@@ -302,6 +302,85 @@ fn non_canonical_kinds() {
     ));
 }
 
+/// `bytes` copied to an odd address, to be opened from there.
+fn at_odd(bytes: &[u8]) -> Vec<u8> {
+    let mut v = vec![0xEE];
+    v.extend_from_slice(bytes);
+    v
+}
+
+/// Containers long enough for every SIMD tier, read at an odd address: the
+/// run count decides the kind at its exact boundary, and a break anywhere in
+/// an array is reported at its offset.
+#[test]
+fn long_payloads() {
+    // 100 values in `r` runs: an array iff 4 * r >= 2 * 100.
+    for r in [49u32, 50, 51] {
+        let mut vals = Vec::new();
+        let mut start = 7u32;
+        for i in 0..r {
+            let len = 100 / r + u32::from(i < 100 % r);
+            vals.extend((start..start + len).map(|x| x as u16));
+            start += len + 1;
+        }
+        assert_eq!(vals.len(), 100);
+        let b = raw(
+            &[(0, 100, ARRAY, lows(&vals))],
+            100,
+            7,
+            u64::from(*vals.last().unwrap()),
+        );
+        let got = RoaringView::from_bytes(&at_odd(&b)[1..]).map(|v| v.len());
+        if r >= 50 {
+            assert_eq!(got, Ok(100), "{r} runs");
+        } else {
+            assert_eq!(
+                got,
+                Err(FormatError::NonCanonicalKind {
+                    index: 0,
+                    found: Kind::Array,
+                    expected: Kind::Run
+                })
+            );
+        }
+    }
+    let evens: Vec<u16> = (0..200).map(|x| 2 * x + 1).collect();
+    for p in 1..evens.len() {
+        let mut v = evens.clone();
+        v[p] = v[p - 1];
+        let b = at_odd(&raw(&[(0, 200, ARRAY, lows(&v))], 200, 1, 399));
+        assert_eq!(
+            RoaringView::from_bytes(&b[1..]).map(|v| v.len()),
+            Err(FormatError::ArrayNotIncreasing {
+                index: 0,
+                offset: 52 + 2 * p
+            })
+        );
+    }
+    // A bitmap of 2048 runs (8192 bytes as runs) stays a bitmap; one run
+    // fewer makes runs smaller. Half the runs cross a word boundary.
+    let crossing: Vec<u16> = (0..2047u32)
+        .flat_map(|k| (32 * k + 30..32 * k + 33).map(|x| x as u16))
+        .collect();
+    let mut with_zero = vec![0u16];
+    with_zero.extend(&crossing);
+    let max = u64::from(*crossing.last().unwrap());
+    let b = raw(&[(0, 6142, BITMAP, bitmap(&with_zero))], 6142, 0, max);
+    assert_eq!(
+        RoaringView::from_bytes(&at_odd(&b)[1..]).map(|v| v.len()),
+        Ok(6142)
+    );
+    let b = raw(&[(0, 6141, BITMAP, bitmap(&crossing))], 6141, 30, max);
+    assert_eq!(
+        RoaringView::from_bytes(&at_odd(&b)[1..]).map(|v| v.len()),
+        Err(FormatError::NonCanonicalKind {
+            index: 0,
+            found: Kind::Bitmap,
+            expected: Kind::Run
+        })
+    );
+}
+
 #[test]
 fn header_field_errors() {
     let mut b = sample();

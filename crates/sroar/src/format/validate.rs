@@ -6,6 +6,7 @@ use core::fmt;
 use super::directory::{decode_descr, decode_key_entry, layout};
 use super::header::{Header, HEADER_LEN, MAGIC, MAX_LEN, VERSION};
 use crate::container::{bitmap::BITMAP_BYTES, canonical_kind, Kind};
+use crate::kernels::dispatch::{kernels, Kernels};
 
 /// Why a buffer is not a valid canonical sroar bitmap.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -230,18 +231,27 @@ impl fmt::Display for FormatError {
 
 impl std::error::Error for FormatError {}
 
+// One bounds check and one load each: the directory walk calls these per
+// container.
+#[inline]
 fn u32_at(b: &[u8], at: usize) -> u32 {
-    u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
+    let mut w = [0u8; 4];
+    w.copy_from_slice(&b[at..at + 4]);
+    u32::from_le_bytes(w)
 }
 
+#[inline]
 fn u64_at(b: &[u8], at: usize) -> u64 {
     let mut w = [0u8; 8];
     w.copy_from_slice(&b[at..at + 8]);
     u64::from_le_bytes(w)
 }
 
+#[inline]
 fn u16_at(b: &[u8], at: usize) -> u16 {
-    u16::from_le_bytes([b[at], b[at + 1]])
+    let mut w = [0u8; 2];
+    w.copy_from_slice(&b[at..at + 2]);
+    u16::from_le_bytes(w)
 }
 
 /// Checks that `bytes` is a canonical sroar buffer; returns its header.
@@ -279,6 +289,8 @@ pub fn validate(bytes: &[u8]) -> Result<Header, FormatError> {
         return Err(FormatError::DirectoryOverflow { n: h.n, len });
     }
     let (keys_at, descr_at, payload_at) = layout(n);
+    // Looked up once: most containers are small, so the lookup would show.
+    let kernels = kernels();
     let mut expected = payload_at as u64;
     let mut card_sum = 0u64;
     let mut first = None;
@@ -331,8 +343,8 @@ pub fn validate(bytes: &[u8]) -> Result<Header, FormatError> {
         }
         let payload = &bytes[start..start + size];
         let (actual, nruns, lo, hi) = match kind {
-            Kind::Array => check_array(payload, index, start)?,
-            Kind::Bitmap => check_bitmap(payload),
+            Kind::Array => check_array(kernels, payload, index, start)?,
+            Kind::Bitmap => check_bitmap(kernels, payload),
             Kind::Run => check_runs(payload, index, start)?,
         };
         if actual != u64::from(card) {
@@ -382,20 +394,22 @@ pub fn validate(bytes: &[u8]) -> Result<Header, FormatError> {
 }
 
 /// Returns `(cardinality, runs, min, max)` of a non-empty array payload.
-fn check_array(p: &[u8], index: usize, start: usize) -> Result<(u64, u32, u16, u16), FormatError> {
+// Inlined, so that the large `Result` is not passed back through memory
+// (a store-forwarding stall per container, which shows with small arrays).
+#[inline(always)]
+fn check_array(
+    kernels: &Kernels,
+    p: &[u8],
+    index: usize,
+    start: usize,
+) -> Result<(u64, u32, u16, u16), FormatError> {
     let vals = p.as_chunks::<2>().0;
     let (Some(first), Some(last)) = (vals.first(), vals.last()) else {
         return Ok((0, 0, 0, 0));
     };
-    // One branch-free pass (it vectorizes) checks the order and counts the runs; only
-    // an invalid array pays a second pass to say where it goes wrong.
-    let (mut ascending, mut breaks) = (true, 0u32);
-    for w in vals.windows(2) {
-        let (a, b) = (u16::from_le_bytes(w[0]), u16::from_le_bytes(w[1]));
-        ascending &= a < b;
-        breaks += u32::from(b != a.wrapping_add(1));
-    }
-    if !ascending {
+    // One pass checks the order and counts the runs; only an invalid array
+    // pays a second pass to say where it goes wrong.
+    let Some(runs) = (kernels.array_ascending_runs)(vals) else {
         let i = vals
             .windows(2)
             .position(|w| u16::from_le_bytes(w[1]) <= u16::from_le_bytes(w[0]))
@@ -404,32 +418,32 @@ fn check_array(p: &[u8], index: usize, start: usize) -> Result<(u64, u32, u16, u
             index,
             offset: start + 2 * (i + 1),
         });
-    }
+    };
     let (lo, hi) = (u16::from_le_bytes(*first), u16::from_le_bytes(*last));
-    Ok((vals.len() as u64, breaks + 1, lo, hi))
+    Ok((vals.len() as u64, runs, lo, hi))
 }
 
 /// Returns `(cardinality, runs, min, max)` of a bitmap payload.
-fn check_bitmap(p: &[u8]) -> (u64, u32, u16, u16) {
-    let mut card = 0u64;
-    let mut runs = 0;
-    let mut carry = 0;
-    let mut lo = None;
-    let mut hi = 0;
-    for (i, b) in p.as_chunks::<8>().0.iter().enumerate() {
-        let w = u64::from_le_bytes(*b);
-        card += u64::from(w.count_ones());
-        runs += (w & !((w << 1) | carry)).count_ones();
-        carry = w >> 63;
-        if w != 0 {
-            lo.get_or_insert((i * 64) as u16 + w.trailing_zeros() as u16);
-            hi = (i * 64) as u16 + 63 - w.leading_zeros() as u16;
-        }
-    }
-    (card, runs, lo.unwrap_or(0), hi)
+fn check_bitmap(kernels: &Kernels, p: &[u8]) -> (u64, u32, u16, u16) {
+    // Exactly `BITMAP_BYTES`, the length the kernel needs.
+    let words = p.as_chunks::<8>().0;
+    let (card, runs) = (kernels.bitmap_card_and_runs)(words);
+    // The ends are usually in the first and last words: scalar scans suffice.
+    let word = |i: usize| u64::from_le_bytes(words[i]);
+    let lo = words
+        .iter()
+        .position(|w| *w != [0; 8])
+        .map(|i| (64 * i) as u16 + word(i).trailing_zeros() as u16);
+    let hi = words
+        .iter()
+        .rposition(|w| *w != [0; 8])
+        .map(|i| (64 * i + 63) as u16 - word(i).leading_zeros() as u16);
+    (u64::from(card), runs, lo.unwrap_or(0), hi.unwrap_or(0))
 }
 
 /// Returns `(cardinality, runs, min, max)` of a run payload (size checked > 0).
+// Inlined for the same reason as `check_array`.
+#[inline(always)]
 fn check_runs(p: &[u8], index: usize, start: usize) -> Result<(u64, u32, u16, u16), FormatError> {
     let mut card = 0u64;
     let mut next_min = 0u32;

@@ -45,6 +45,14 @@ pub fn difference(a: &[[u8; 2]], b: &[[u8; 2]], out: &mut Vec<u16>) {
     scalar::difference(a, b, out)
 }
 
+/// `Some(number of maximal runs of consecutive values)` when `a` is strictly
+/// increasing (`Some(0)` when empty), `None` otherwise. Reads any bytes, so it
+/// can check untrusted payloads.
+#[inline]
+pub fn ascending_runs(a: &[[u8; 2]]) -> Option<u32> {
+    (kernels().array_ascending_runs)(a)
+}
+
 /// Portable implementations (also the reference for the SIMD tiers).
 pub mod scalar {
     use super::GALLOP_RATIO;
@@ -300,5 +308,22 @@ pub mod scalar {
         }
         let (i, _) = merge_branchless(a, b, out, Keep::OnlyA);
         extend(out, &a[i..]);
+    }
+
+    /// `Some(runs)` when `a` is strictly increasing, else `None`.
+    pub fn ascending_runs(a: &[[u8; 2]]) -> Option<u32> {
+        if a.is_empty() {
+            return Some(0);
+        }
+        // No early exit: a branch-free loop vectorizes (SSE2 in the baseline
+        // build), and only corrupt input would stop early.
+        let (mut ascending, mut breaks) = (true, 0u32);
+        for w in a.windows(2) {
+            let (x, y) = (u16::from_le_bytes(w[0]), u16::from_le_bytes(w[1]));
+            ascending &= x < y;
+            // Wrapping: only a slice too long to be ascending can overflow.
+            breaks = breaks.wrapping_add(u32::from(y != x.wrapping_add(1)));
+        }
+        ascending.then_some(breaks + 1)
     }
 }

@@ -81,6 +81,13 @@ pub fn count_runs(words: &[u64; WORDS]) -> u32 {
     (kernels().bitmap_count_runs)(words)
 }
 
+/// `(number of set bits, number of maximal runs)` of a serialized bitmap, in
+/// one pass over its bytes.
+#[inline]
+pub fn card_and_runs(b: &[[u8; 8]]) -> (u32, u32) {
+    (kernels().bitmap_card_and_runs)(b)
+}
+
 /// Appends the set bits, in increasing order, to `out`.
 #[inline]
 pub fn to_array(words: &[u64; WORDS], out: &mut Vec<u16>) {
@@ -219,6 +226,19 @@ pub mod scalar {
             carry = w >> 63;
         }
         n
+    }
+
+    /// `(number of set bits, number of maximal runs)`.
+    pub fn card_and_runs(b: &[[u8; 8]]) -> (u32, u32) {
+        let mut carry = 0u64;
+        let (mut card, mut runs) = (0, 0);
+        for x in words(b) {
+            let w = u64::from_le_bytes(*x);
+            card += w.count_ones();
+            runs += (w & !((w << 1) | carry)).count_ones();
+            carry = w >> 63;
+        }
+        (card, runs)
     }
 
     /// Appends the set bits to `out`.

@@ -131,6 +131,10 @@ pub struct Kernels {
     pub bitmap_to_array: fn(&[u64; 1024], &mut Vec<u16>),
     /// [`search::lower_bound_keys`].
     pub lower_bound_keys: fn(&[[u8; 8]], u64) -> usize,
+    /// [`array::ascending_runs`].
+    pub array_ascending_runs: fn(&[[u8; 2]]) -> Option<u32>,
+    /// [`bitmap::card_and_runs`].
+    pub bitmap_card_and_runs: fn(&[[u8; 8]]) -> (u32, u32),
 }
 
 /// The scalar table.
@@ -149,6 +153,8 @@ pub static SCALAR: Kernels = Kernels {
     bitmap_count_runs: bitmap::scalar::count_runs,
     bitmap_to_array: bitmap::scalar::to_array,
     lower_bound_keys: search::scalar::lower_bound_keys,
+    array_ascending_runs: array::scalar::ascending_runs,
+    bitmap_card_and_runs: bitmap::scalar::card_and_runs,
 };
 
 /// Proof that the CPU supports the AVX2 tier. Only this module creates it,

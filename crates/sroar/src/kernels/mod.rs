@@ -21,7 +21,8 @@
 //! | `array::{intersect, intersect_count, intersects}` | merge (branchless) / gallop | 8×8 block compare | 32×16 broadcast compare + `vpcompressw` |
 //! | `array::union` | merge (branchless) / gallop | min/max merge network | (AVX2) |
 //! | `array::{xor, difference}` | merge (branchless) / gallop | – | – |
-//! | `bitmap::{op_into, op_count, intersects, or_assign, or_assign_words, popcount, count_runs}` | word loop | 256-bit, Harley–Seal + Mula popcount | 512-bit, `vpopcntq` |
+//! | `array::ascending_runs` | branch-free pair loop | saturated gaps against a load one value back, 8 or 16 lanes | same on 32 lanes; one masked load up to 32 values |
+//! | `bitmap::{op_into, op_count, intersects, or_assign, or_assign_words, popcount, count_runs, card_and_runs}` | word loop | 256-bit, Harley–Seal + Mula popcount | 512-bit, `vpopcntq` |
 //! | `bitmap::to_array` | `tzcnt` loop | byte table (dense words) | `vpcompressw` |
 //! | `bitmap::{to_runs, set_range, clear_range, flip_range, range_count}` | word masks | – | – |
 //! | `array_bitmap::*`, `run::*`, `search::lower_bound_u16` | scalar | – | – |
@@ -29,10 +30,12 @@
 //!
 //! Short inputs and very different sizes fall back from a SIMD tier to the
 //! next lower one. `unsafe` lives only in the SIMD tier files
-//! (`avx2/{array,bitmap,search}.rs`, `avx512/{array,bitmap,search}.rs`, each
-//! starting with `#![allow(unsafe_code)]`); every SIMD load and store goes
-//! through a reference of exactly the accessed size, and the `#[target_feature]`
-//! functions are only reachable through tables that need a detection proof.
+//! (`avx2/{array,ascending,bitmap,search}.rs`,
+//! `avx512/{array,ascending,bitmap,search}.rs`, each starting with
+//! `#![allow(unsafe_code)]`); every SIMD load and store goes through a
+//! reference of exactly the accessed size (a masked load enables exactly the
+//! lanes of its reference), and the `#[target_feature]` functions are only
+//! reachable through tables that need a detection proof.
 
 pub mod array;
 pub mod array_bitmap;

@@ -183,15 +183,18 @@ fn popcount_avx2(w: &[u64; WORDS]) -> u32 {
     harley_seal(|k| load_words(quad(w, 4 * k)))
 }
 
+/// Number of maximal runs in the vectors `load(0)`, `load(1)`, … (the
+/// bitmap's words in order).
+#[inline]
 #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
-fn count_runs_avx2(w: &[u64; WORDS]) -> u32 {
+fn count_runs_with(mut load: impl FnMut(usize) -> __m256i) -> u32 {
     // Run starts: set bits whose lower neighbour is clear. The lower
     // neighbours of a vector's words are its words shifted up by one lane,
     // with the previous vector's last word shifted in (`harley_seal` asks
     // for the vectors in order).
     let mut prev = _mm256_setzero_si256();
     harley_seal(|k| {
-        let cur = load_words(quad(w, 4 * k));
+        let cur = load(k);
         // [prev3, cur0] | [cur1, cur2] via a cross-lane then an in-lane shift.
         let mid = _mm256_permute2x128_si256::<0x21>(prev, cur);
         let lower = _mm256_alignr_epi8::<8>(cur, mid);
@@ -199,6 +202,19 @@ fn count_runs_avx2(w: &[u64; WORDS]) -> u32 {
         prev = cur;
         _mm256_andnot_si256(below, cur)
     })
+}
+
+#[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+fn count_runs_avx2(w: &[u64; WORDS]) -> u32 {
+    count_runs_with(|k| load_words(quad(w, 4 * k)))
+}
+
+#[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+fn card_and_runs_avx2(b: &[[u8; 8]; WORDS]) -> (u32, u32) {
+    // Two passes: the second reads the 8 KiB from L1, and one Harley–Seal
+    // state per count keeps the code shared with `popcount`/`count_runs`.
+    let card = harley_seal(|k| load_bytes(quad(b, 4 * k)));
+    (card, count_runs_with(|k| load_bytes(quad(b, 4 * k))))
 }
 
 #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
@@ -271,6 +287,13 @@ pub(super) fn popcount(w: &[u64; WORDS]) -> u32 {
 pub(super) fn count_runs(w: &[u64; WORDS]) -> u32 {
     // SAFETY: AVX2 features detected (see `op_into`).
     unsafe { count_runs_avx2(w) }
+}
+
+/// `(number of set bits, number of maximal runs)`.
+pub(super) fn card_and_runs(b: &[[u8; 8]]) -> (u32, u32) {
+    let b = words(b);
+    // SAFETY: AVX2 features detected (see `op_into`).
+    unsafe { card_and_runs_avx2(b) }
 }
 
 /// Words with at most this many bits are extracted bit by bit.

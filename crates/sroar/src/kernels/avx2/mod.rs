@@ -5,6 +5,7 @@
 //! that the dispatcher creates only after runtime detection.
 
 mod array;
+mod ascending;
 mod bitmap;
 mod search;
 
@@ -25,6 +26,8 @@ static TABLE: Kernels = Kernels {
     bitmap_count_runs: bitmap::count_runs,
     bitmap_to_array: bitmap::to_array,
     lower_bound_keys: search::lower_bound_keys,
+    array_ascending_runs: ascending::ascending_runs,
+    bitmap_card_and_runs: bitmap::card_and_runs,
 };
 
 /// The AVX2 table; the proof shows the CPU supports it.

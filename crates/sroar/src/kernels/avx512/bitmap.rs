@@ -137,23 +137,51 @@ fn popcount_avx512(w: &[u64; WORDS]) -> u32 {
     _mm512_reduce_add_epi64(acc) as u32
 }
 
+/// Set bits whose lower neighbour is clear (run starts) in `cur`, whose
+/// preceding vector is `prev`.
+#[inline]
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx512vbmi2,avx2,popcnt,bmi1,bmi2,lzcnt"
+)]
+fn run_starts(prev: __m512i, cur: __m512i) -> __m512i {
+    // The lower neighbours of a vector's words are its words shifted up by
+    // one lane, with the previous vector's last word shifted in (`valignq`).
+    let lower = _mm512_alignr_epi64::<7>(cur, prev);
+    let below = _mm512_or_si512(_mm512_slli_epi64::<1>(cur), _mm512_srli_epi64::<63>(lower));
+    _mm512_andnot_si512(below, cur)
+}
+
 #[target_feature(
     enable = "avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx512vbmi2,avx2,popcnt,bmi1,bmi2,lzcnt"
 )]
 fn count_runs_avx512(w: &[u64; WORDS]) -> u32 {
-    // Run starts: set bits whose lower neighbour is clear. The lower
-    // neighbours of a vector's words are its words shifted up by one lane,
-    // with the previous vector's last word shifted in (`valignq`).
     let mut acc = _mm512_setzero_si512();
     let mut prev = _mm512_setzero_si512();
     for i in (0..WORDS).step_by(8) {
         let cur = load_words(oct(w, i));
-        let lower = _mm512_alignr_epi64::<7>(cur, prev);
-        let below = _mm512_or_si512(_mm512_slli_epi64::<1>(cur), _mm512_srli_epi64::<63>(lower));
-        acc = _mm512_add_epi64(acc, _mm512_popcnt_epi64(_mm512_andnot_si512(below, cur)));
+        acc = _mm512_add_epi64(acc, _mm512_popcnt_epi64(run_starts(prev, cur)));
         prev = cur;
     }
     _mm512_reduce_add_epi64(acc) as u32
+}
+
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx512vbmi2,avx2,popcnt,bmi1,bmi2,lzcnt"
+)]
+fn card_and_runs_avx512(b: &[[u8; 8]; WORDS]) -> (u32, u32) {
+    let mut card = _mm512_setzero_si512();
+    let mut runs = _mm512_setzero_si512();
+    let mut prev = _mm512_setzero_si512();
+    for i in (0..WORDS).step_by(8) {
+        let cur = load_bytes(oct(b, i));
+        card = _mm512_add_epi64(card, _mm512_popcnt_epi64(cur));
+        runs = _mm512_add_epi64(runs, _mm512_popcnt_epi64(run_starts(prev, cur)));
+        prev = cur;
+    }
+    (
+        _mm512_reduce_add_epi64(card) as u32,
+        _mm512_reduce_add_epi64(runs) as u32,
+    )
 }
 
 static IOTA: [u16; 32] = {
@@ -267,6 +295,13 @@ pub(super) fn popcount(w: &[u64; WORDS]) -> u32 {
 pub(super) fn count_runs(w: &[u64; WORDS]) -> u32 {
     // SAFETY: AVX-512 features detected (see `op_into`).
     unsafe { count_runs_avx512(w) }
+}
+
+/// `(number of set bits, number of maximal runs)`.
+pub(super) fn card_and_runs(b: &[[u8; 8]]) -> (u32, u32) {
+    let b = words(b);
+    // SAFETY: AVX-512 features detected (see `op_into`).
+    unsafe { card_and_runs_avx512(b) }
 }
 
 /// Appends the set bits to `out`.
