@@ -383,13 +383,16 @@ impl Writer {
 
 /// The number of maximal runs of `lows` when it is strictly ascending.
 fn ascending_runs(lows: &[u16]) -> Option<u32> {
-    // One branch-free pass, which the compiler vectorizes.
-    let (mut ascending, mut breaks) = (true, 0u32);
-    for w in lows.windows(2) {
-        ascending &= w[0] < w[1];
-        breaks += u32::from(w[1] != w[0].wrapping_add(1));
-    }
-    ascending.then_some(breaks + u32::from(!lows.is_empty()))
+    // On a little-endian target the lows are their own encoding: one dispatched
+    // SIMD pass over them.
+    #[cfg(target_endian = "little")]
+    let runs = kernels::array::ascending_runs(bytemuck::cast_slice(lows));
+    #[cfg(not(target_endian = "little"))]
+    let runs = {
+        let le: Vec<[u8; 2]> = lows.iter().map(|v| v.to_le_bytes()).collect();
+        kernels::array::ascending_runs(&le)
+    };
+    runs
 }
 
 #[cfg(test)]
