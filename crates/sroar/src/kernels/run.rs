@@ -5,8 +5,8 @@
 //! and separated by at least one absent value. Scalar only: run counts are
 //! small and the work is branchy.
 
+use super::array::scalar::gallop;
 use super::bitmap::{scalar::set_range, WORDS};
-use super::search::scalar::lower_bound_u16;
 
 /// Start and inclusive end of run `r`, as `u32`.
 #[inline(always)]
@@ -195,7 +195,7 @@ fn for_each_hit(runs: &[[u8; 4]], array: &[[u8; 2]], mut f: impl FnMut(usize, us
             return;
         }
         let (s, e) = bounds(*r);
-        i += lower_bound_u16(&array[i..], s as u16);
+        i = gallop(array, i, s as u16);
         let mut k = i;
         while k < array.len() && u16::from_le_bytes(array[k]) as u32 <= e {
             k += 1;
@@ -287,7 +287,7 @@ pub fn run_array_difference(runs: &[[u8; 4]], array: &[[u8; 2]], out: &mut Vec<(
     for r in runs {
         let (s, e) = bounds(*r);
         // Array values below this run fall between runs: they punch nothing.
-        i += lower_bound_u16(&array[i..], s as u16);
+        i = gallop(array, i, s as u16);
         let mut cur = s;
         while let Some(v) = array.get(i).map(|e| u32::from(u16::from_le_bytes(*e))) {
             if v > e {
