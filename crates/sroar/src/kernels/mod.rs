@@ -20,7 +20,8 @@
 //! |---|---|---|---|
 //! | `array::{intersect, intersect_count, intersects}` | merge (branchless) / gallop | 8×8 block compare | 32×16 broadcast compare + `vpcompressw` |
 //! | `array::union` | merge (branchless) / gallop | min/max merge network | (AVX2) |
-//! | `array::{xor, difference}` | merge (branchless) / gallop | – | – |
+//! | `array::xor` | merge (branchless) / gallop | min/max merge network, keeping lanes unlike both neighbours | (AVX2) |
+//! | `array::difference` | merge (branchless) / gallop | 8×8 block compare, keeping the unmatched lanes | 32×16 broadcast compare + `vpcompressw` |
 //! | `bitmap::{op_into, op_count, intersects, or_assign, or_assign_words, popcount, count_runs}` | word loop | 256-bit, Harley–Seal + Mula popcount | 512-bit, `vpopcntq` |
 //! | `bitmap::to_array` | `tzcnt` loop | byte table (dense words) | `vpcompressw` |
 //! | `bitmap::{to_runs, set_range, clear_range, flip_range, range_count}` | word masks | – | – |
