@@ -30,6 +30,18 @@ fn set_tier_switches_and_rejects_missing_tiers() {
                 array::intersect(a, b, &mut out);
                 let want: Vec<u16> = (0..600u16).filter(|x| x % 6 == 0 && *x < 400).collect();
                 assert_eq!(out, want, "{t}");
+                let (a3, b2) = (
+                    |x: &u16| x.is_multiple_of(3) && *x < 600,
+                    |x: &u16| x.is_multiple_of(2) && *x < 400,
+                );
+                let mut out = Vec::new();
+                array::xor(a, b, &mut out);
+                let want: Vec<u16> = (0..600u16).filter(|x| a3(x) != b2(x)).collect();
+                assert_eq!(out, want, "{t} xor");
+                let mut out = Vec::new();
+                array::difference(a, b, &mut out);
+                let want: Vec<u16> = (0..600u16).filter(|x| a3(x) && !b2(x)).collect();
+                assert_eq!(out, want, "{t} difference");
             }
             Err(e) => {
                 assert!(!avail.contains(&t));

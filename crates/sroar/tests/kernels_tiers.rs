@@ -45,6 +45,7 @@ fn check_array_pair(a: &[u16], b: &[u16]) {
     let uni: Vec<u16> = sa.union(&sb).copied().collect();
     let xor: Vec<u16> = sa.symmetric_difference(&sb).copied().collect();
     let diff: Vec<u16> = sa.difference(&sb).copied().collect();
+    let rdiff: Vec<u16> = sb.difference(&sa).copied().collect();
     for (tier, k) in tiers() {
         for (p, q, swapped) in [(x, y, false), (y, x, true)] {
             let got = appended(|o| (k.array_intersect)(p, q, o));
@@ -69,13 +70,21 @@ fn check_array_pair(a: &[u16], b: &[u16]) {
                 (k.array_intersect_count)(p, q),
                 (SCALAR.array_intersect_count)(p, q)
             );
+            let got = appended(|o| (k.array_xor)(p, q, o));
+            assert_strictly_increasing(&got);
+            assert_eq!(got, xor, "{tier} xor swapped={swapped}");
+            assert_eq!(got, appended(|o| (SCALAR.array_xor)(p, q, o)));
+            let want = if swapped { &rdiff } else { &diff };
+            let got = appended(|o| (k.array_difference)(p, q, o));
+            assert_strictly_increasing(&got);
+            assert_eq!(&got, want, "{tier} difference swapped={swapped}");
+            assert_eq!(got, appended(|o| (SCALAR.array_difference)(p, q, o)));
         }
     }
-    // Scalar-only kernels and the dispatched entry points.
+    // The dispatched entry points.
     assert_eq!(appended(|o| array::xor(x, y, o)), xor);
     assert_eq!(appended(|o| array::xor(y, x, o)), xor);
     assert_eq!(appended(|o| array::difference(x, y, o)), diff);
-    let rdiff: Vec<u16> = sb.difference(&sa).copied().collect();
     assert_eq!(appended(|o| array::difference(y, x, o)), rdiff);
     assert_eq!(appended(|o| array::intersect(x, y, o)), inter);
     assert_eq!(appended(|o| array::union(x, y, o)), uni);
@@ -402,6 +411,82 @@ fn array_lengths_around_block_sizes() {
     }
 }
 
+/// Pairs for xor and difference with every length 0..=40 (and around the
+/// 8/16/32-lane blocks): identical, disjoint interleaved, mixed overlap,
+/// one input a prefix of the other, and packed against 0 or 65535.
+#[test]
+fn xor_difference_short_lengths() {
+    let lens: Vec<usize> = (0..=40).chain([47, 48, 49, 63, 64, 65]).collect();
+    // A fixed pseudo-random choice per value, so overlaps are irregular.
+    let pick = |x: u32, salt: u32| {
+        !(x.wrapping_mul(0x9E37_79B9) ^ salt)
+            .rotate_left(7)
+            .is_multiple_of(3)
+    };
+    for &la in &lens {
+        for &lb in &lens {
+            let (la32, lb32) = (la as u32, lb as u32);
+            let a: Vec<u16> = (0..la32).map(|i| (i * 3) as u16).collect();
+            let prefix: Vec<u16> = a.iter().copied().take(lb).collect();
+            let pairs: [(Vec<u16>, Vec<u16>); 6] = [
+                (a.clone(), (0..lb32).map(|i| (i * 3) as u16).collect()),
+                (
+                    (0..la32).map(|i| (2 * i) as u16).collect(),
+                    (0..lb32).map(|i| (2 * i + 1) as u16).collect(),
+                ),
+                (
+                    (0..4 * la32)
+                        .filter(|&x| pick(x, 1))
+                        .take(la)
+                        .map(|x| x as u16)
+                        .collect(),
+                    (0..4 * lb32)
+                        .filter(|&x| pick(x, 2))
+                        .take(lb)
+                        .map(|x| x as u16)
+                        .collect(),
+                ),
+                (a.clone(), prefix),
+                (
+                    (0..la32).map(|i| (65535 - 2 * i) as u16).rev().collect(),
+                    (0..lb32).map(|i| (65535 - 3 * i) as u16).rev().collect(),
+                ),
+                (
+                    (0..la32).map(|i| (65535 - i) as u16).rev().collect(),
+                    (0..lb32).map(|i| i as u16).collect(),
+                ),
+            ];
+            for (x, y) in &pairs {
+                check_array_pair(x, y);
+            }
+        }
+    }
+}
+
+/// Long inputs (4096 values and neighbours), on the block paths and past the
+/// gallop threshold.
+#[test]
+fn xor_difference_long() {
+    let n = 4096u32;
+    let all: Vec<u16> = (0..2 * n).map(|x| x as u16).collect();
+    let evens: Vec<u16> = (0..n).map(|i| (2 * i) as u16).collect();
+    let odds: Vec<u16> = (0..n).map(|i| (2 * i + 1) as u16).collect();
+    let mixed: Vec<u16> = (0..3 * n)
+        .filter(|x| x.wrapping_mul(0x9E37_79B9).rotate_left(5).is_multiple_of(3))
+        .map(|x| x as u16)
+        .collect();
+    let top: Vec<u16> = (0..n + 1).map(|i| (65535 - 7 * i) as u16).rev().collect();
+    let sparse: Vec<u16> = (0..n - 1).map(|i| (i * 16) as u16).collect();
+    let few: Vec<u16> = (0..100).map(|i| i * 81).collect();
+    let some: Vec<u16> = (0..200).map(|i| i * 41 + 1).collect();
+    let inputs = [&all, &evens, &odds, &mixed, &top, &sparse, &few, &some];
+    for x in inputs {
+        for y in inputs {
+            check_array_pair(x, y);
+        }
+    }
+}
+
 #[test]
 fn arrays_full_and_edges() {
     let all: Vec<u16> = (0..=65535).collect();
@@ -435,6 +520,10 @@ fn every_offset() {
         .collect();
     let want = appended(|o| (SCALAR.array_intersect)(Buf::u16s(&a).a2(), Buf::u16s(&b).a2(), o));
     let want_u = appended(|o| (SCALAR.array_union)(Buf::u16s(&a).a2(), Buf::u16s(&b).a2(), o));
+    let want_x = appended(|o| (SCALAR.array_xor)(Buf::u16s(&a).a2(), Buf::u16s(&b).a2(), o));
+    let want_d = appended(|o| (SCALAR.array_difference)(Buf::u16s(&a).a2(), Buf::u16s(&b).a2(), o));
+    let want_rd =
+        appended(|o| (SCALAR.array_difference)(Buf::u16s(&b).a2(), Buf::u16s(&a).a2(), o));
     for off in 0..8 {
         let (ba, bb) = (Buf::u16s_at(&a, off), Buf::u16s_at(&b, off + 1));
         let bk = Buf::u64s_at(&keys, off);
@@ -448,6 +537,21 @@ fn every_offset() {
             assert_eq!(
                 appended(|o| (k.array_union)(ba.a2(), bb.a2(), o)),
                 want_u,
+                "{tier}"
+            );
+            assert_eq!(
+                appended(|o| (k.array_xor)(ba.a2(), bb.a2(), o)),
+                want_x,
+                "{tier}"
+            );
+            assert_eq!(
+                appended(|o| (k.array_difference)(ba.a2(), bb.a2(), o)),
+                want_d,
+                "{tier}"
+            );
+            assert_eq!(
+                appended(|o| (k.array_difference)(bb.a2(), ba.a2(), o)),
+                want_rd,
                 "{tier}"
             );
             for t in [0u64, 999, 1000, 1001, 150_000, 199_000, 199_001] {

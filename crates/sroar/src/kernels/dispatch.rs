@@ -113,6 +113,10 @@ pub struct Kernels {
     pub array_intersects: ArrayTestFn,
     /// [`array::union`].
     pub array_union: ArrayOpFn,
+    /// [`array::xor`].
+    pub array_xor: ArrayOpFn,
+    /// [`array::difference`].
+    pub array_difference: ArrayOpFn,
     /// [`bitmap::op_into`].
     pub bitmap_op_into: BitmapOpFn,
     /// [`bitmap::op_count`].
@@ -144,6 +148,8 @@ pub static SCALAR: Kernels = Kernels {
     array_intersect_count: array::scalar::intersect_count,
     array_intersects: array::scalar::intersects,
     array_union: array::scalar::union,
+    array_xor: array::scalar::xor,
+    array_difference: array::scalar::difference,
     bitmap_op_into: bitmap::scalar::op_into,
     bitmap_op_count: bitmap::scalar::op_count,
     bitmap_intersects: bitmap::scalar::intersects,

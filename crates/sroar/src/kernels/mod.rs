@@ -20,7 +20,8 @@
 //! |---|---|---|---|
 //! | `array::{intersect, intersect_count, intersects}` | merge (branchless) / gallop | 8×8 block compare | 32×16 broadcast compare + `vpcompressw` |
 //! | `array::union` | merge (branchless) / gallop | min/max merge network | (AVX2) |
-//! | `array::{xor, difference}` | merge (branchless) / gallop | – | – |
+//! | `array::xor` | merge (branchless) / gallop | min/max merge network, keeping lanes unlike both neighbours | (AVX2) |
+//! | `array::difference` | merge (branchless) / gallop | 8×8 block compare, keeping the unmatched lanes | 32×16 broadcast compare + `vpcompressw` |
 //! | `array::ascending_runs` | branch-free pair loop | saturated gaps against a load one value back, 8 or 16 lanes | same on 32 lanes; one masked load up to 32 values |
 //! | `bitmap::{op_into, op_count, intersects, or_assign, or_assign_words, popcount, count_runs, card_and_runs}` | word loop | 256-bit, Harley–Seal + Mula popcount | 512-bit, `vpopcntq` |
 //! | `bitmap::to_array` | `tzcnt` loop | byte table (dense words) | `vpcompressw` |

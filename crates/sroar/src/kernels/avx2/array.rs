@@ -5,7 +5,11 @@
 //!   compared against all 8 rotations of an 8-block of `b`, matches are
 //!   compacted with a `pshufb` table;
 //! * union: the Inoue/Lemire vectorized merge (a min/max rotation network
-//!   merging two sorted 8-vectors) with on-the-fly deduplication.
+//!   merging two sorted 8-vectors) with on-the-fly deduplication;
+//! * symmetric difference: the same merge, keeping the lanes that equal
+//!   neither neighbour (so each output vector lags one lane behind);
+//! * difference: the intersection's block compare, keeping the lanes of `a`
+//!   that found no match.
 //!
 //! Tails (fewer than 8 values) and very different sizes fall back to the
 //! scalar kernels.
@@ -354,4 +358,182 @@ pub(super) fn union(a: &[[u8; 2]], b: &[[u8; 2]], out: &mut Vec<u16>) {
     // SAFETY: `union_avx2` wrote the first `n` spare slots (a contiguous
     // prefix), and `n <= cap <= capacity - len`.
     unsafe { out.set_len(len + n) }
+}
+
+/// Stores the lanes of `cur` = (lane 7 of `old`, lanes 0..=6 of `new`) that
+/// equal neither neighbour in the merged stream (lane 6 of `old` before,
+/// `new` after) at `dst[pos..]`; returns how many. A value occurs at most
+/// twice in the stream, and then adjacently, so these are the values of
+/// exactly one input. Lane 7 of `new` waits for the next vector.
+#[inline]
+#[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+fn store_single(old: __m128i, new: __m128i, dst: &mut [MaybeUninit<u16>], pos: usize) -> usize {
+    let cur = _mm_alignr_epi8::<14>(new, old);
+    let prev = _mm_alignr_epi8::<12>(new, old);
+    let eq = _mm_or_si128(_mm_cmpeq_epi16(cur, prev), _mm_cmpeq_epi16(cur, new));
+    let dup = _mm_movemask_epi8(_mm_packs_epi16(eq, _mm_setzero_si128())) as u32;
+    let keep = !dup & 0xff;
+    store8(dst, pos, compact(cur, keep));
+    keep.count_ones() as usize
+}
+
+/// The last value of a sorted stream whose successor is not known yet.
+struct Last {
+    value: u16,
+    twice: bool,
+}
+
+impl Last {
+    /// Continues the stream with `m` (>= the last value); writes the last
+    /// value if it turned out to occur once.
+    #[inline(always)]
+    fn push(&mut self, m: u16, dst: &mut [MaybeUninit<u16>], pos: &mut usize) {
+        if m == self.value {
+            self.twice = true;
+        } else {
+            if !self.twice {
+                dst[*pos].write(self.value);
+                *pos += 1;
+            }
+            self.value = m;
+            self.twice = false;
+        }
+    }
+}
+
+/// Scalar end of the xor: the stream ended so far with `last`; it continues
+/// with the merge of the sorted `x` (which may hold equal pairs) with `y` and
+/// `z`. Writes the values that occur once.
+fn xor_tail(
+    mut last: Last,
+    x: &[u16],
+    y: &[[u8; 2]],
+    z: &[[u8; 2]],
+    dst: &mut [MaybeUninit<u16>],
+    mut pos: usize,
+) -> usize {
+    const NONE: u32 = u32::MAX;
+    let (mut i, mut j, mut k) = (0, 0, 0);
+    while i < x.len() || (j < y.len() && k < z.len()) {
+        let vx = x.get(i).map_or(NONE, |&v| v as u32);
+        let vy = y.get(j).map_or(NONE, |e| u16::from_le_bytes(*e) as u32);
+        let vz = z.get(k).map_or(NONE, |e| u16::from_le_bytes(*e) as u32);
+        let m = vx.min(vy).min(vz);
+        if vx == m {
+            i += 1;
+        } else if vy == m {
+            j += 1;
+        } else {
+            k += 1;
+        }
+        last.push(m as u16, dst, &mut pos);
+    }
+    let rest = if j < y.len() { &y[j..] } else { &z[k..] };
+    if let Some((first, more)) = rest.split_first() {
+        last.push(u16::from_le_bytes(*first), dst, &mut pos);
+        if let Some((end, mid)) = more.split_last() {
+            // What is left of one input: distinct values above `first`, so
+            // they occur once, and `first` is settled.
+            if !last.twice {
+                dst[pos].write(last.value);
+                pos += 1;
+            }
+            for e in mid {
+                dst[pos].write(u16::from_le_bytes(*e));
+                pos += 1;
+            }
+            last = Last {
+                value: u16::from_le_bytes(*end),
+                twice: false,
+            };
+        }
+    }
+    if !last.twice {
+        dst[pos].write(last.value);
+        pos += 1;
+    }
+    pos
+}
+
+#[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+fn xor_avx2(a: &[[u8; 2]], b: &[[u8; 2]], dst: &mut [MaybeUninit<u16>]) -> usize {
+    let (na, nb) = (a.len() / 8, b.len() / 8);
+    let (mut vmin, mut vmax) = merge8(load8(a, 0), load8(b, 0));
+    let (mut ia, mut ib) = (1, 1);
+    // The two lanes before the stream are 0xffff: the first (fake) one equals
+    // its predecessor, so is dropped; lane 0 of the first output is at most
+    // 65528, so never equals them.
+    let mut pos = store_single(_mm_set1_epi16(-1), vmin, dst, 0);
+    let mut last = vmin;
+    while ia < na && ib < nb {
+        // As in `union_avx2`, the vector with the smaller head is next; here
+        // chosen without a branch (the choice is unpredictable on interleaved
+        // inputs; measured 4-10% faster on the real datasets).
+        let take_a = get(a, 8 * ia) <= get(b, 8 * ib);
+        let (va, vb) = (load8(a, 8 * ia), load8(b, 8 * ib));
+        ia += take_a as usize;
+        ib += !take_a as usize;
+        let v = _mm_blendv_epi8(vb, va, _mm_set1_epi16(-(take_a as i16)));
+        (vmin, vmax) = merge8(v, vmax);
+        pos += store_single(last, vmin, dst, pos);
+        last = vmin;
+    }
+    let l = lanes(last);
+    let last = Last {
+        value: l[7],
+        twice: l[6] == l[7],
+    };
+    xor_tail(last, &lanes(vmax), &a[8 * ia..], &b[8 * ib..], dst, pos)
+}
+
+/// `a ⊕ b`, appended to `out`.
+pub(super) fn xor(a: &[[u8; 2]], b: &[[u8; 2]], out: &mut Vec<u16>) {
+    if !use_blocks(a, b) {
+        return scalar::xor(a, b, out);
+    }
+    let cap = a.len() + b.len() + 8;
+    out.reserve(cap);
+    let len = out.len();
+    // SAFETY: AVX2 features detected (see `intersect`).
+    let n = unsafe { xor_avx2(a, b, &mut out.spare_capacity_mut()[..cap]) };
+    // SAFETY: `xor_avx2` wrote the first `n` spare slots (a contiguous
+    // prefix), and `n <= cap <= capacity - len`.
+    unsafe { out.set_len(len + n) }
+}
+
+/// Writes the 8-blocks of `a` that `block_core` finishes, without their
+/// lanes found in `b`; returns how many values it wrote and where the blocks
+/// stopped: `a[i..]` is left to do against `b[j..]`, except that the lanes of
+/// `a[i..i + 8]` in `mask` are already known to be in `b`.
+#[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+fn difference_avx2(
+    a: &[[u8; 2]],
+    b: &[[u8; 2]],
+    dst: &mut [MaybeUninit<u16>],
+) -> (usize, usize, usize, u32) {
+    let mut pos = 0;
+    let p = block_core(a, b, |va, mask| {
+        let keep = !mask & 0xff;
+        store8(dst, pos, compact(va, keep));
+        pos += keep.count_ones() as usize;
+        true
+    })
+    .expect("never stopped");
+    (pos, p.i, p.j, p.mask)
+}
+
+/// `a \ b`, appended to `out`.
+pub(super) fn difference(a: &[[u8; 2]], b: &[[u8; 2]], out: &mut Vec<u16>) {
+    if !use_blocks(a, b) {
+        return scalar::difference(a, b, out);
+    }
+    let cap = a.len() + 8;
+    out.reserve(cap);
+    let len = out.len();
+    // SAFETY: AVX2 features detected (see `intersect`).
+    let (n, i, j, mask) = unsafe { difference_avx2(a, b, &mut out.spare_capacity_mut()[..cap]) };
+    // SAFETY: `difference_avx2` wrote the first `n` spare slots (a
+    // contiguous prefix), and `n <= cap <= capacity - len`.
+    unsafe { out.set_len(len + n) }
+    scalar::difference_tail::<8>(a, b, (i, j, mask), out, scalar::difference);
 }

@@ -17,6 +17,8 @@ static TABLE: Kernels = Kernels {
     array_intersect_count: array::intersect_count,
     array_intersects: array::intersects,
     array_union: array::union,
+    array_xor: array::xor,
+    array_difference: array::difference,
     bitmap_op_into: bitmap::op_into,
     bitmap_op_count: bitmap::op_count,
     bitmap_intersects: bitmap::intersects,

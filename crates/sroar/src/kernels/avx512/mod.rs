@@ -32,6 +32,7 @@ pub(in crate::kernels) fn table(proof: Avx512Proof) -> &'static Kernels {
         array_intersect: array::intersect,
         array_intersect_count: array::intersect_count,
         array_intersects: array::intersects,
+        array_difference: array::difference,
         bitmap_op_into: bitmap::op_into,
         bitmap_op_count: bitmap::op_count,
         bitmap_intersects: bitmap::intersects,
