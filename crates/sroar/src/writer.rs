@@ -277,9 +277,12 @@ impl Writer {
                 self.put_words(&words);
             }
             Kind::Run => {
-                self.arena.reserve(4 * runs.len());
-                for &(s, l) in runs {
-                    self.put_run(s, s + l);
+                let at = self.arena.len();
+                self.arena.resize(at + 4 * runs.len(), 0);
+                let dst = self.arena[at..].as_chunks_mut::<4>().0;
+                for (d, &(s, l)) in dst.iter_mut().zip(runs) {
+                    let (s, l) = (s.to_le_bytes(), l.to_le_bytes());
+                    *d = [s[0], s[1], l[0], l[1]];
                 }
             }
         }

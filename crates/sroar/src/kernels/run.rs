@@ -16,33 +16,83 @@ pub fn bounds(r: [u8; 4]) -> (u32, u32) {
     (start, start + len_minus_1)
 }
 
-/// Appends the run `start..=end` to `out`, merging it into the last run when
-/// they touch or overlap (`start` must not precede the last run's start).
-#[inline]
-fn push_run(out: &mut Vec<(u16, u16)>, floor: usize, start: u32, end: u32) {
-    if out.len() > floor {
-        let last = out.last_mut().expect("non-empty");
-        let last_end = last.0 as u32 + last.1 as u32;
-        if start <= last_end + 1 {
-            if end > last_end {
-                last.1 = (end - last.0 as u32) as u16;
-            }
-            return;
+/// The output of a run kernel: runs pushed in order of their starts, each merged
+/// into the previous one when they touch or overlap. The last run stays in
+/// registers until a run that does not touch it shows that it is complete.
+struct Sink<'a> {
+    out: &'a mut Vec<(u16, u16)>,
+    open: bool,
+    start: u32,
+    end: u32,
+}
+
+impl<'a> Sink<'a> {
+    #[inline(always)]
+    fn new(out: &'a mut Vec<(u16, u16)>) -> Self {
+        Sink {
+            out,
+            open: false,
+            start: 0,
+            end: 0,
         }
     }
-    out.push((start as u16, (end - start) as u16));
+
+    /// Adds `start..=end`; `start` must not precede the previous run's start.
+    #[inline(always)]
+    fn push(&mut self, start: u32, end: u32) {
+        if self.open {
+            if start <= self.end + 1 {
+                self.end = self.end.max(end);
+                return;
+            }
+            self.flush();
+        }
+        (self.open, self.start, self.end) = (true, start, end);
+    }
+
+    /// Adds `start..=end` by symmetric difference with the runs so far; `start`
+    /// must not precede the previous run's start, so only the last run can
+    /// overlap it.
+    #[inline(always)]
+    fn push_exclusive(&mut self, start: u32, end: u32) {
+        if !self.open || start > self.end {
+            return self.push(start, end);
+        }
+        // Overlap: what is left is `self.start..start` and the part of the two
+        // runs past the shorter one.
+        let (low, high) = (self.end.min(end), self.end.max(end));
+        if start > self.start {
+            self.end = start - 1;
+            self.flush();
+        }
+        (self.open, self.start, self.end) = (low < high, low + 1, high);
+    }
+
+    #[inline(always)]
+    fn flush(&mut self) {
+        self.out
+            .push((self.start as u16, (self.end - self.start) as u16));
+    }
+}
+
+impl Drop for Sink<'_> {
+    fn drop(&mut self) {
+        if self.open {
+            self.flush();
+        }
+    }
 }
 
 /// `a ∩ b`.
 pub fn intersect(a: &[[u8; 4]], b: &[[u8; 4]], out: &mut Vec<(u16, u16)>) {
-    let floor = out.len();
+    let mut sink = Sink::new(out);
     let (mut i, mut j) = (0, 0);
     while i < a.len() && j < b.len() {
         let (sa, ea) = bounds(a[i]);
         let (sb, eb) = bounds(b[j]);
         let (s, e) = (sa.max(sb), ea.min(eb));
         if s <= e {
-            push_run(out, floor, s, e);
+            sink.push(s, e);
         }
         if ea < eb {
             i += 1;
@@ -54,7 +104,7 @@ pub fn intersect(a: &[[u8; 4]], b: &[[u8; 4]], out: &mut Vec<(u16, u16)>) {
 
 /// `a ∪ b`.
 pub fn union(a: &[[u8; 4]], b: &[[u8; 4]], out: &mut Vec<(u16, u16)>) {
-    let floor = out.len();
+    let mut sink = Sink::new(out);
     let (mut i, mut j) = (0, 0);
     while i < a.len() || j < b.len() {
         let take_a = j >= b.len() || (i < a.len() && bounds(a[i]).0 <= bounds(b[j]).0);
@@ -65,61 +115,31 @@ pub fn union(a: &[[u8; 4]], b: &[[u8; 4]], out: &mut Vec<(u16, u16)>) {
             j += 1;
             bounds(b[j - 1])
         };
-        push_run(out, floor, s, e);
+        sink.push(s, e);
     }
 }
 
-/// `a ⊕ b`.
-///
-/// The symmetric difference changes membership exactly where one input does and
-/// the other does not: the merged boundary lists (starts and ends + 1) of both
-/// inputs, with equal boundaries cancelling each other.
+/// `a ⊕ b`: the runs of both in order of their starts, each XORed into the
+/// output so far (only the last output run can overlap the next input run).
 pub fn xor(a: &[[u8; 4]], b: &[[u8; 4]], out: &mut Vec<(u16, u16)>) {
-    let floor = out.len();
-    let (mut x, mut y) = (boundaries(a).peekable(), boundaries(b).peekable());
-    let mut open: Option<u32> = None;
-    loop {
-        let p = match (x.peek(), y.peek()) {
-            (Some(&p), Some(&q)) if p <= q => x.next(),
-            (Some(_), Some(_)) => y.next(),
-            (Some(_), None) => x.next(),
-            (None, _) => y.next(),
+    let mut sink = Sink::new(out);
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() || j < b.len() {
+        let take_a = j >= b.len() || (i < a.len() && bounds(a[i]).0 <= bounds(b[j]).0);
+        let (s, e) = if take_a {
+            i += 1;
+            bounds(a[i - 1])
+        } else {
+            j += 1;
+            bounds(b[j - 1])
         };
-        let Some(p) = p else { break };
-        match open {
-            None => {
-                // Opening where the last run ended: the two boundaries cancel.
-                let last = out.last().filter(|_| out.len() > floor).copied();
-                open = Some(match last {
-                    Some((s, l)) if u32::from(s) + u32::from(l) + 1 == p => {
-                        out.pop();
-                        u32::from(s)
-                    }
-                    _ => p,
-                });
-            }
-            Some(start) => {
-                if p > start {
-                    out.push((start as u16, (p - 1 - start) as u16));
-                }
-                open = None;
-            }
-        }
+        sink.push_exclusive(s, e);
     }
-}
-
-/// The starts and ends + 1 of `runs`, in order.
-#[inline(always)]
-fn boundaries(runs: &[[u8; 4]]) -> impl Iterator<Item = u32> + '_ {
-    runs.iter().flat_map(|r| {
-        let (s, e) = bounds(*r);
-        [s, e + 1]
-    })
 }
 
 /// `a \ b`: each run of `a` minus the runs of `b` that overlap it.
 pub fn difference(a: &[[u8; 4]], b: &[[u8; 4]], out: &mut Vec<(u16, u16)>) {
-    let floor = out.len();
+    let mut sink = Sink::new(out);
     let mut j = 0;
     for r in a {
         let (s, e) = bounds(*r);
@@ -133,7 +153,7 @@ pub fn difference(a: &[[u8; 4]], b: &[[u8; 4]], out: &mut Vec<(u16, u16)>) {
                 break;
             }
             if bs > cur {
-                push_run(out, floor, cur, bs - 1);
+                sink.push(cur, bs - 1);
             }
             cur = cur.max(be + 1);
             if be > e {
@@ -143,7 +163,7 @@ pub fn difference(a: &[[u8; 4]], b: &[[u8; 4]], out: &mut Vec<(u16, u16)>) {
             j += 1;
         }
         if cur <= e {
-            push_run(out, floor, cur, e);
+            sink.push(cur, e);
         }
     }
 }
@@ -237,7 +257,7 @@ pub fn run_array_intersects(runs: &[[u8; 4]], array: &[[u8; 2]]) -> bool {
 
 /// `runs ∪ array`: the array's values outside the runs join as one-value runs.
 pub fn run_array_union(runs: &[[u8; 4]], array: &[[u8; 2]], out: &mut Vec<(u16, u16)>) {
-    let floor = out.len();
+    let mut sink = Sink::new(out);
     let mut values = array
         .iter()
         .map(|e| u32::from(u16::from_le_bytes(*e)))
@@ -245,18 +265,18 @@ pub fn run_array_union(runs: &[[u8; 4]], array: &[[u8; 2]], out: &mut Vec<(u16, 
     for r in runs {
         let (s, e) = bounds(*r);
         while let Some(v) = values.next_if(|&v| v < s) {
-            push_run(out, floor, v, v);
+            sink.push(v, v);
         }
-        push_run(out, floor, s, e);
+        sink.push(s, e);
         while values.next_if(|&v| v <= e).is_some() {}
     }
-    values.for_each(|v| push_run(out, floor, v, v));
+    values.for_each(|v| sink.push(v, v));
 }
 
 /// `runs ⊕ array`: each array value inside a run punches a hole in it, each one
 /// outside joins as a one-value run (merged with the runs it touches).
 pub fn run_array_xor(runs: &[[u8; 4]], array: &[[u8; 2]], out: &mut Vec<(u16, u16)>) {
-    let floor = out.len();
+    let mut sink = Sink::new(out);
     let mut values = array
         .iter()
         .map(|e| u32::from(u16::from_le_bytes(*e)))
@@ -264,25 +284,25 @@ pub fn run_array_xor(runs: &[[u8; 4]], array: &[[u8; 2]], out: &mut Vec<(u16, u1
     for r in runs {
         let (s, e) = bounds(*r);
         while let Some(v) = values.next_if(|&v| v < s) {
-            push_run(out, floor, v, v);
+            sink.push(v, v);
         }
         let mut cur = s;
         while let Some(v) = values.next_if(|&v| v <= e) {
             if v > cur {
-                push_run(out, floor, cur, v - 1);
+                sink.push(cur, v - 1);
             }
             cur = v + 1;
         }
         if cur <= e {
-            push_run(out, floor, cur, e);
+            sink.push(cur, e);
         }
     }
-    values.for_each(|v| push_run(out, floor, v, v));
+    values.for_each(|v| sink.push(v, v));
 }
 
 /// `runs \ array`: each array value inside a run punches a hole in it.
 pub fn run_array_difference(runs: &[[u8; 4]], array: &[[u8; 2]], out: &mut Vec<(u16, u16)>) {
-    let floor = out.len();
+    let mut sink = Sink::new(out);
     let mut i = 0;
     for r in runs {
         let (s, e) = bounds(*r);
@@ -294,13 +314,13 @@ pub fn run_array_difference(runs: &[[u8; 4]], array: &[[u8; 2]], out: &mut Vec<(
                 break;
             }
             if v > cur {
-                push_run(out, floor, cur, v - 1);
+                sink.push(cur, v - 1);
             }
             cur = v + 1;
             i += 1;
         }
         if cur <= e {
-            push_run(out, floor, cur, e);
+            sink.push(cur, e);
         }
     }
 }
