@@ -223,24 +223,25 @@ impl Writer {
             return;
         }
         self.begin(key);
-        // The run kernels already emit maximal runs: check that in one pass, and
-        // merge into scratch space only when some runs touch.
-        let mut card = 0u32;
-        let mut maximal = true;
-        let mut next_free = 0u32; // one past the previous run's end
-        for (i, &(s, l)) in runs.iter().enumerate() {
-            let e = u32::from(s) + u32::from(l);
-            assert!(e <= 65535, "sroar: run ({s}, {l}) passes 65535");
-            if i > 0 {
-                assert!(
-                    u32::from(s) >= next_free,
-                    "sroar: runs unsorted or overlapping"
-                );
-                maximal &= u32::from(s) > next_free;
-            }
+        // The run kernels already emit maximal runs: check that, with loops free
+        // of branches (they vectorize), and merge into scratch space only when
+        // some runs touch.
+        let (mut card, mut past_end) = (0u32, false);
+        for &(s, l) in runs {
             card += u32::from(l) + 1;
-            next_free = e + 1;
+            past_end |= u32::from(s) + u32::from(l) > 65535;
         }
+        let (mut sorted, mut maximal) = (true, true);
+        for w in runs.windows(2) {
+            let next_free = u32::from(w[0].0) + u32::from(w[0].1) + 1;
+            sorted &= u32::from(w[1].0) >= next_free;
+            maximal &= u32::from(w[1].0) > next_free;
+        }
+        assert!(!past_end, "sroar: a run of container {key} passes 65535");
+        assert!(
+            sorted,
+            "sroar: runs of container {key} unsorted or overlapping"
+        );
         let mut merged = core::mem::take(&mut self.scratch_runs);
         merged.clear();
         let runs = if maximal {
