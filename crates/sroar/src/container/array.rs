@@ -44,9 +44,34 @@ impl<'a> ArrayView<'a> {
     }
 
     /// Whether `low` is present.
+    ///
+    /// A branchless binary search narrows the array to a window of
+    /// [`CONTAINS_WINDOW`] values, which are then all compared at once (the
+    /// comparisons are independent, so they vectorize instead of waiting on one
+    /// load after another).
+    #[inline]
     pub fn contains(&self, low: u16) -> bool {
-        let i = self.rank_lt(low);
-        i < self.len() && self.get(i) == low
+        const W: usize = CONTAINS_WINDOW;
+        let lows = self.lows;
+        if lows.len() <= W {
+            return any_equal(lows, low);
+        }
+        let mut base = 0usize;
+        let mut n = lows.len();
+        while n >= W {
+            let half = n / 2;
+            if u16::from_le_bytes(lows[base + half]) < low {
+                base += half;
+            }
+            n -= half;
+        }
+        // Values before `base` are < low and values from `base + n` on are
+        // >= low, so the first value >= low is in `base..=base + n` (n < W):
+        // inside any W-window that starts at or before `base` and ends after
+        // `base + n` or at the end of the array.
+        let start = base.min(lows.len() - W);
+        let window: &[[u8; 2]; W] = lows[start..start + W].try_into().expect("window");
+        any_equal(window, low)
     }
 
     /// Number of values `<= low`.
@@ -96,6 +121,26 @@ impl<'a> ArrayView<'a> {
     }
 }
 
+/// Number of values [`ArrayView::contains`] compares at once at the end of its
+/// binary search.
+pub const CONTAINS_WINDOW: usize = 16;
+
+/// Whether any of `lows` is `low`, comparing all of them (no early exit).
+#[inline(always)]
+fn any_equal(lows: &[[u8; 2]], low: u16) -> bool {
+    lows.iter()
+        .fold(false, |found, b| found | (u16::from_le_bytes(*b) == low))
+}
+
+/// Writes `high | low` for each low of an array payload into `out`, up to the
+/// shorter of the two (one widening per value, which vectorizes).
+#[inline]
+pub fn widen_into(payload: &[u8], high: u64, out: &mut [u64]) {
+    for (slot, b) in out.iter_mut().zip(payload.as_chunks::<2>().0) {
+        *slot = high | u64::from(u16::from_le_bytes(*b));
+    }
+}
+
 /// Number of runs in a strictly ascending sequence.
 pub fn count_runs_sorted(values: impl IntoIterator<Item = u16>) -> u32 {
     let mut runs = 0;
@@ -119,6 +164,17 @@ impl ArrayIter<'_> {
     /// Number of values left.
     pub fn remaining(&self) -> usize {
         self.lows.len()
+    }
+
+    /// Writes up to `out.len()` next values, each ORed with `high`, and returns how
+    /// many were written.
+    #[inline]
+    pub fn next_batch(&mut self, high: u64, out: &mut [u64]) -> usize {
+        let lows = self.lows.as_slice();
+        let n = lows.len().min(out.len());
+        widen_into(lows[..n].as_flattened(), high, &mut out[..n]);
+        self.lows = lows[n..].iter();
+        n
     }
 }
 

@@ -150,6 +150,29 @@ impl<'a> RunView<'a> {
     }
 }
 
+/// Writes every value of the run payload starting at `payload` (trailing bytes
+/// past the container are allowed and not read), each ORed with `high`, into
+/// `out`, whose length must be the container's cardinality.
+///
+/// # Panics
+/// If the runs hold more values than `out` has room for (a corrupt buffer).
+#[inline]
+pub fn decode_into(payload: &[u8], high: u64, out: &mut [u64]) {
+    let mut n = 0;
+    for r in payload.as_chunks::<4>().0 {
+        if n >= out.len() {
+            break;
+        }
+        let start = u16::from_le_bytes([r[0], r[1]]);
+        let len = usize::from(u16::from_le_bytes([r[2], r[3]])) + 1;
+        let base = high | u64::from(start);
+        for (k, slot) in out[n..n + len].iter_mut().enumerate() {
+            *slot = base + k as u64;
+        }
+        n += len;
+    }
+}
+
 /// Iterator over a run container.
 ///
 /// The front and back cursors move independently; `remaining` stops them before
