@@ -45,7 +45,7 @@ impl<'a> ArrayView<'a> {
 
     /// Whether `low` is present.
     ///
-    /// A branchless binary search narrows the array to a window of
+    /// A branchless quaternary search narrows the array to a window of
     /// [`CONTAINS_WINDOW`] values, which are then all compared at once (the
     /// comparisons are independent, so they vectorize instead of waiting on one
     /// load after another).
@@ -59,11 +59,16 @@ impl<'a> ArrayView<'a> {
         let mut base = 0usize;
         let mut n = lows.len();
         while n >= W {
-            let half = n / 2;
-            if u16::from_le_bytes(lows[base + half]) < low {
-                base += half;
-            }
-            n -= half;
+            // Three pivots splitting `base..base + n` in quarters, loaded
+            // independently: half the levels of a binary search, so half the
+            // chain of dependent loads. `c` pivots are < low; the first value
+            // >= low is then in `base + c q..=base + c q + q` (or up to
+            // `base + n` for c = 3), inside the new range in every case.
+            let q = n / 4;
+            let below = |k: usize| usize::from(u16::from_le_bytes(lows[base + k * q]) < low);
+            let c = below(1) + below(2) + below(3);
+            base += c * q;
+            n -= 3 * q;
         }
         // Values before `base` are < low and values from `base + n` on are
         // >= low, so the first value >= low is in `base..=base + n` (n < W):
@@ -227,5 +232,24 @@ mod tests {
         a.or_into(&mut w);
         assert_eq!(w[0], 0b1110 | (1 << 10));
         assert_eq!(w[1023], 1 << 63);
+    }
+
+    #[test]
+    fn contains_every_size() {
+        // Sizes up to and past the window and the quaternary phase, and the
+        // largest array; lows spaced by 3 (and ending at 65535) so every probe
+        // on, between and around them is tried.
+        for n in (0..120usize).chain([4095, 4096]) {
+            let mut lows: Vec<u16> = (0..n as u16).map(|k| 3 * k + 1).collect();
+            if n > 0 {
+                *lows.last_mut().unwrap() = 65535;
+            }
+            let b = bytes(&lows);
+            let a = ArrayView::new(&b);
+            for probe in (0..=3 * n as u32 + 2).chain(65530..=65535) {
+                let p = probe.min(65535) as u16;
+                assert_eq!(a.contains(p), lows.contains(&p), "n {n} probe {p}");
+            }
+        }
     }
 }
