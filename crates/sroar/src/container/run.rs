@@ -259,8 +259,9 @@ impl RunIter<'_> {
             }
             let last = u32::from(self.view.run(self.front).1);
             let take = ((last - self.front_val + 1) as usize).min(want - n);
+            let base = high | u64::from(self.front_val);
             for (k, slot) in out[n..n + take].iter_mut().enumerate() {
-                *slot = high | u64::from(self.front_val + k as u32);
+                *slot = base + k as u64;
             }
             self.front_val += take as u32;
             n += take;
