@@ -1,6 +1,7 @@
 //! Iteration over a view: ascending, double-ended, seekable and batched.
 
-use crate::container::ContainerIter;
+use crate::container::{array, bitmap, run, ContainerIter};
+use crate::format::directory::decode_key_entry;
 use crate::view::RoaringView;
 
 /// Iterator over the values of a [`RoaringView`].
@@ -68,20 +69,66 @@ impl<'a> Iter<'a> {
         let want = out
             .len()
             .min(usize::try_from(self.remaining).unwrap_or(usize::MAX));
+        let out = &mut out[..want];
         let mut n = 0;
-        while n < want {
-            if let Some((high, it)) = &mut self.front {
-                let got = it.next_batch(*high, &mut out[n..want]);
-                n += got;
-                if got > 0 {
-                    continue;
-                }
+        if let Some((high, it)) = &mut self.front {
+            n = it.next_batch(*high, out);
+            if n < want {
+                // A container iterator stops short only when it is exhausted.
+                self.front = None;
             }
-            if !self.advance_front() {
+        }
+        if n < want {
+            n += self.decode_containers(&mut out[n..]);
+            if n < want {
+                // Out of containers: nothing is left, whatever the count said.
+                self.remaining = 0;
+                return n;
+            }
+        }
+        self.remaining -= n as u64;
+        n
+    }
+
+    /// Decodes whole containers from `next_front` on straight from the directory
+    /// and the payload bytes into `out`; the first container that does not fit in
+    /// what is left of `out` becomes the front iterator and fills the rest. The
+    /// front iterator must be empty. Returns the number of values written, less
+    /// than `out.len()` only when the containers run out.
+    ///
+    /// A whole container is decoded only when it fits, and `out` is never longer
+    /// than the count of values left, so a container the back cursor has started
+    /// on is never decoded whole: it goes through an iterator bounded by `out`.
+    fn decode_containers(&mut self, out: &mut [u64]) -> usize {
+        let bytes = self.view.as_bytes();
+        let dir = self.view.directory();
+        let mut n = 0;
+        let mut i = self.next_front;
+        while n < out.len() && i < dir.len() {
+            let (key, card) = decode_key_entry(dir.entry(i));
+            let (code, offset) = dir.descr(i);
+            let (high, card, start) = (key << 16, card as usize, offset as usize);
+            let rest = &mut out[n..];
+            if card <= rest.len() {
+                let dst = &mut rest[..card];
+                match code {
+                    1 => array::widen_into(&bytes[start..start + 2 * card], high, dst),
+                    2 => {
+                        bitmap::decode_into(&bytes[start..start + bitmap::BITMAP_BYTES], high, dst)
+                    }
+                    _ => run::decode_into(&bytes[start..], high, dst),
+                }
+                n += card;
+                i += 1;
+            } else {
+                let mut it = self.view.container(i).1.iter();
+                n += it.next_batch(high, rest);
+                self.front = Some((high, it));
+                i += 1;
                 break;
             }
         }
-        self.remaining = self.remaining.saturating_sub(n as u64);
+        self.next_front = i;
         n
     }
 }
@@ -110,6 +157,29 @@ impl Iterator for Iter<'_> {
         match usize::try_from(self.remaining) {
             Ok(n) => (n, Some(n)),
             Err(_) => (usize::MAX, None),
+        }
+    }
+
+    fn count(self) -> usize {
+        usize::try_from(self.remaining).expect("count fits in usize")
+    }
+
+    /// Folds through [`Iter::next_batch`]: the values are decoded a batch at a
+    /// time, not one `next` at a time.
+    fn fold<B, F>(mut self, init: B, mut f: F) -> B
+    where
+        F: FnMut(B, u64) -> B,
+    {
+        let mut buf = [0u64; 256];
+        let mut acc = init;
+        loop {
+            let n = self.next_batch(&mut buf);
+            if n == 0 {
+                return acc;
+            }
+            for &x in &buf[..n] {
+                acc = f(acc, x);
+            }
         }
     }
 }

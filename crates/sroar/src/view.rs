@@ -112,10 +112,32 @@ impl<'a> RoaringView<'a> {
     }
 
     /// Whether `x` is in the set.
+    ///
+    /// Reads only what the answer needs: the directory's key entries (binary
+    /// search), the container's descriptor, and then one byte of a bitmap, a
+    /// binary search over an array, or over a run list's starts.
     pub fn contains(&self, x: u64) -> bool {
-        match self.find_container(x >> 16) {
-            Some(i) => self.container(i).1.contains(x as u16),
-            None => false,
+        let dir = self.directory();
+        let Ok(i) = dir.search(x >> 16) else {
+            return false;
+        };
+        let (code, offset) = dir.descr(i);
+        let start = offset as usize;
+        let low = x as u16;
+        match code {
+            1 => {
+                let card = dir.card(i) as usize;
+                ArrayView::new(&self.bytes[start..start + 2 * card]).contains(low)
+            }
+            2 => self.bytes[start + usize::from(low >> 3)] >> (low & 7) & 1 == 1,
+            _ => {
+                let end = if i + 1 < dir.len() {
+                    dir.descr(i + 1).1 as usize
+                } else {
+                    self.bytes.len()
+                };
+                RunView::new(&self.bytes[start..end]).contains(low)
+            }
         }
     }
 

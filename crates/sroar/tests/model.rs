@@ -22,6 +22,91 @@ fn all_probes(m: &Model, probes: &[u64]) -> Vec<u64> {
     p
 }
 
+/// Batch sizes around the interesting lengths: 1-3, one short of / at / one past
+/// the 256 the benchmarks use, array and bitmap container sizes.
+const BATCH_SIZES: [usize; 12] = [1, 2, 3, 7, 255, 256, 257, 1000, 4096, 4097, 65_537, 70_000];
+
+/// Batched decoding against `sorted` (the whole set, ascending): every batch
+/// size alone, sizes mixed with `next`, after the back cursor moved, and `fold`
+/// (which decodes through batches) from every kind of cursor state.
+fn check_batches(v: &RoaringView<'_>, sorted: &[u64]) {
+    for chunk in BATCH_SIZES {
+        let mut it = v.iter();
+        let mut buf = vec![0u64; chunk];
+        let mut got = Vec::new();
+        loop {
+            let n = it.next_batch(&mut buf);
+            assert_eq!(it.remaining(), (sorted.len() - got.len() - n) as u64);
+            if n == 0 {
+                break;
+            }
+            assert!(n == chunk || got.len() + n == sorted.len(), "short batch");
+            got.extend_from_slice(&buf[..n]);
+        }
+        assert_eq!(got, sorted, "batch size {chunk}");
+        assert_eq!(it.next(), None);
+    }
+
+    // Sizes cycling through BATCH_SIZES, with single `next` calls in between, so
+    // batches start and stop at every offset inside containers.
+    let mut it = v.iter();
+    let mut got = Vec::new();
+    let mut buf = vec![0u64; 70_000];
+    for step in 0.. {
+        let size = BATCH_SIZES[step % BATCH_SIZES.len()];
+        let n = it.next_batch(&mut buf[..size]);
+        got.extend_from_slice(&buf[..n]);
+        match it.next() {
+            Some(x) => got.push(x),
+            None if n == 0 => break,
+            None => {}
+        }
+    }
+    assert_eq!(got, sorted, "mixed batches and next");
+
+    // Batches after the back cursor took 1, 2, 3, 257 or 5000 values (the front
+    // stops where the back has been, also inside one container), and `fold`.
+    for back in [1usize, 2, 3, 257, 5000] {
+        for chunk in [1usize, 3, 256, 70_000] {
+            let mut it = v.iter();
+            let tail: Vec<u64> = it.by_ref().rev().take(back).collect();
+            let mut got = Vec::new();
+            let mut buf = vec![0u64; chunk];
+            loop {
+                let n = it.next_batch(&mut buf);
+                if n == 0 {
+                    break;
+                }
+                got.extend_from_slice(&buf[..n]);
+            }
+            assert_eq!(
+                got.len() + tail.len(),
+                sorted.len(),
+                "back {back} chunk {chunk}"
+            );
+            assert_eq!(&got[..], &sorted[..got.len()], "back {back} chunk {chunk}");
+            assert_eq!(it.next(), None);
+            assert_eq!(it.next_back(), None);
+        }
+        let mut it = v.iter();
+        let tail = it.by_ref().rev().take(back).count();
+        let head: Vec<u64> = it.by_ref().take(3).collect();
+        let rest = it.fold(head, |mut acc, x| {
+            acc.push(x);
+            acc
+        });
+        assert_eq!(rest.len() + tail, sorted.len(), "fold after back {back}");
+        assert_eq!(&rest[..], &sorted[..rest.len()], "fold after back {back}");
+    }
+    let sum = sorted.iter().fold(0u64, |s, &x| s.wrapping_add(x));
+    assert_eq!(v.iter().fold(0u64, |s, x| s.wrapping_add(x)), sum);
+    assert_eq!(v.iter().count(), sorted.len());
+    let mut it = v.iter();
+    let mut buf = [0u64; 3];
+    let n = it.next_batch(&mut buf);
+    assert_eq!(it.count(), sorted.len() - n);
+}
+
 fn check_queries(m: &Model, probes: &[u64]) {
     let bytes = build(m);
     let v = RoaringView::from_bytes(&bytes).expect("built bytes validate");
@@ -65,19 +150,7 @@ fn check_queries(m: &Model, probes: &[u64]) {
     back.reverse();
     front.extend(back);
     assert_eq!(front, sorted);
-    for chunk in [1usize, 7, 1000, 70_000] {
-        let mut it = v.iter();
-        let mut buf = vec![0u64; chunk];
-        let mut got = Vec::new();
-        loop {
-            let n = it.next_batch(&mut buf);
-            if n == 0 {
-                break;
-            }
-            got.extend_from_slice(&buf[..n]);
-        }
-        assert_eq!(got, sorted, "batch size {chunk}");
-    }
+    check_batches(&v, &sorted);
 
     // A batch from the front stops where the back cursor has been.
     let mut it = v.iter();
@@ -313,6 +386,52 @@ proptest! {
         deltas.push(i128::from(d));
         deltas.push(i128::from(d >> 40));
         check_edits(&m, &p, &widths, &deltas);
+    }
+}
+
+/// Hand-picked shapes for the batched decoder: 1-value containers, full
+/// containers (one run), arrays of exactly 255/256/257 values, a bitmap and
+/// runs straddling batch boundaries, at 0, 2^16, 2^32, 2^48 and u64::MAX.
+#[test]
+fn batch_decoding_edge_shapes() {
+    let mut m = Model::new();
+    // 1-value containers at the edges of the line and of containers.
+    m.extend([0, 1 << 16, (1 << 16) + 0xFFFF, 1 << 32, 1 << 48, u64::MAX]);
+    m.extend((0..40u64).map(|k| (5 << 20) + (k << 16) + k));
+    // Arrays of 255, 256 and 257 values (every other low).
+    for (key, n) in [(1000u64, 255u64), (1001, 256), (1002, 257)] {
+        m.extend((0..n).map(|j| (key << 16) | (2 * j)));
+    }
+    // A full container (one run) and a run container with several runs.
+    m.extend((7u64 << 32)..(7u64 << 32) + 65536);
+    for r in 0..5u64 {
+        let s = (9u64 << 32) + r * 1000;
+        m.extend(s..s + 300);
+    }
+    // A bitmap container (every third low).
+    m.extend((0..65536u64).step_by(3).map(|l| (11u64 << 32) | l));
+    // The top containers: a full one just below u64::MAX's and an array in it.
+    m.extend((u64::MAX - 0x1_FFFF)..=(u64::MAX - 0x1_0000));
+    m.extend((0..300u64).map(|j| u64::MAX - 2 * j));
+    let bytes = build(&m);
+    let v = RoaringView::from_bytes(&bytes).unwrap();
+    let stats = v.stats();
+    assert!(stats.array.containers > 40 && stats.bitmap.containers == 1);
+    assert!(stats.run.containers >= 3);
+    let sorted: Vec<u64> = m.iter().copied().collect();
+    check_batches(&v, &sorted);
+    // Every single-value container alone.
+    for x in [0, 1 << 16, 1 << 32, 1 << 48, u64::MAX] {
+        let b = build(&[x].into_iter().collect());
+        let one = RoaringView::from_bytes(&b).unwrap();
+        check_batches(&one, &[x]);
+        assert!(one.contains(x) && !one.contains(x ^ 1));
+    }
+    for &x in &sorted {
+        assert!(v.contains(x), "contains({x})");
+        if !m.contains(&x.wrapping_add(1)) {
+            assert!(!v.contains(x.wrapping_add(1)), "contains({})", x + 1);
+        }
     }
 }
 

@@ -44,9 +44,39 @@ impl<'a> ArrayView<'a> {
     }
 
     /// Whether `low` is present.
+    ///
+    /// A branchless quaternary search narrows the array to a window of
+    /// [`CONTAINS_WINDOW`] values, which are then all compared at once (the
+    /// comparisons are independent, so they vectorize instead of waiting on one
+    /// load after another).
+    #[inline]
     pub fn contains(&self, low: u16) -> bool {
-        let i = self.rank_lt(low);
-        i < self.len() && self.get(i) == low
+        const W: usize = CONTAINS_WINDOW;
+        let lows = self.lows;
+        if lows.len() <= W {
+            return any_equal(lows, low);
+        }
+        let mut base = 0usize;
+        let mut n = lows.len();
+        while n >= W {
+            // Three pivots splitting `base..base + n` in quarters, loaded
+            // independently: half the levels of a binary search, so half the
+            // chain of dependent loads. `c` pivots are < low; the first value
+            // >= low is then in `base + c q..=base + c q + q` (or up to
+            // `base + n` for c = 3), inside the new range in every case.
+            let q = n / 4;
+            let below = |k: usize| usize::from(u16::from_le_bytes(lows[base + k * q]) < low);
+            let c = below(1) + below(2) + below(3);
+            base += c * q;
+            n -= 3 * q;
+        }
+        // Values before `base` are < low and values from `base + n` on are
+        // >= low, so the first value >= low is in `base..=base + n` (n < W):
+        // inside any W-window that starts at or before `base` and ends after
+        // `base + n` or at the end of the array.
+        let start = base.min(lows.len() - W);
+        let window: &[[u8; 2]; W] = lows[start..start + W].try_into().expect("window");
+        any_equal(window, low)
     }
 
     /// Number of values `<= low`.
@@ -96,6 +126,26 @@ impl<'a> ArrayView<'a> {
     }
 }
 
+/// Number of values [`ArrayView::contains`] compares at once at the end of its
+/// binary search.
+pub const CONTAINS_WINDOW: usize = 16;
+
+/// Whether any of `lows` is `low`, comparing all of them (no early exit).
+#[inline(always)]
+fn any_equal(lows: &[[u8; 2]], low: u16) -> bool {
+    lows.iter()
+        .fold(false, |found, b| found | (u16::from_le_bytes(*b) == low))
+}
+
+/// Writes `high | low` for each low of an array payload into `out`, up to the
+/// shorter of the two (one widening per value, which vectorizes).
+#[inline]
+pub fn widen_into(payload: &[u8], high: u64, out: &mut [u64]) {
+    for (slot, b) in out.iter_mut().zip(payload.as_chunks::<2>().0) {
+        *slot = high | u64::from(u16::from_le_bytes(*b));
+    }
+}
+
 /// Number of runs in a strictly ascending sequence.
 pub fn count_runs_sorted(values: impl IntoIterator<Item = u16>) -> u32 {
     let mut runs = 0;
@@ -119,6 +169,17 @@ impl ArrayIter<'_> {
     /// Number of values left.
     pub fn remaining(&self) -> usize {
         self.lows.len()
+    }
+
+    /// Writes up to `out.len()` next values, each ORed with `high`, and returns how
+    /// many were written.
+    #[inline]
+    pub fn next_batch(&mut self, high: u64, out: &mut [u64]) -> usize {
+        let lows = self.lows.as_slice();
+        let n = lows.len().min(out.len());
+        widen_into(lows[..n].as_flattened(), high, &mut out[..n]);
+        self.lows = lows[n..].iter();
+        n
     }
 }
 
@@ -171,5 +232,24 @@ mod tests {
         a.or_into(&mut w);
         assert_eq!(w[0], 0b1110 | (1 << 10));
         assert_eq!(w[1023], 1 << 63);
+    }
+
+    #[test]
+    fn contains_every_size() {
+        // Sizes up to and past the window and the quaternary phase, and the
+        // largest array; lows spaced by 3 (and ending at 65535) so every probe
+        // on, between and around them is tried.
+        for n in (0..120usize).chain([4095, 4096]) {
+            let mut lows: Vec<u16> = (0..n as u16).map(|k| 3 * k + 1).collect();
+            if n > 0 {
+                *lows.last_mut().unwrap() = 65535;
+            }
+            let b = bytes(&lows);
+            let a = ArrayView::new(&b);
+            for probe in (0..=3 * n as u32 + 2).chain(65530..=65535) {
+                let p = probe.min(65535) as u16;
+                assert_eq!(a.contains(p), lows.contains(&p), "n {n} probe {p}");
+            }
+        }
     }
 }

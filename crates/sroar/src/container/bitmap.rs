@@ -154,6 +154,33 @@ impl<'a> BitmapView<'a> {
     }
 }
 
+/// Writes the set bits of `word`, ascending, each as `base | bit`, into `out`,
+/// whose length must be `word.count_ones()`.
+#[inline]
+fn word_into(mut word: u64, base: u64, out: &mut [u64]) {
+    for slot in out {
+        *slot = base | u64::from(word.trailing_zeros());
+        word &= word.wrapping_sub(1);
+    }
+}
+
+/// Writes every value of a bitmap payload, each ORed with `high`, into `out`,
+/// whose length must be the container's cardinality.
+///
+/// # Panics
+/// If the payload has more set bits than `out` has room for (a corrupt buffer).
+pub fn decode_into(payload: &[u8], high: u64, out: &mut [u64]) {
+    let mut n = 0;
+    for (i, w) in payload.as_chunks::<8>().0.iter().enumerate() {
+        let w = u64::from_le_bytes(*w);
+        if w != 0 {
+            let c = w.count_ones() as usize;
+            word_into(w, high | ((i as u64) << 6), &mut out[n..n + c]);
+            n += c;
+        }
+    }
+}
+
 /// Position of the `k`-th set bit of `w` (`k < w.count_ones()`).
 #[inline]
 fn select_in_word(mut w: u64, k: u32) -> u32 {
@@ -198,10 +225,19 @@ impl BitmapIter<'_> {
                 self.front_bits = u64::from_le_bytes(self.words[self.front]);
             }
             let base = high | ((self.front as u64) * 64);
-            while self.front_bits != 0 && n < want {
-                out[n] = base | u64::from(self.front_bits.trailing_zeros());
-                self.front_bits &= self.front_bits - 1;
-                n += 1;
+            let c = self.front_bits.count_ones() as usize;
+            if c <= want - n {
+                // The whole word fits.
+                word_into(self.front_bits, base, &mut out[n..n + c]);
+                self.front_bits = 0;
+                n += c;
+            } else {
+                // Part of the word fills the batch; the rest stays for next time.
+                for slot in &mut out[n..want] {
+                    *slot = base | u64::from(self.front_bits.trailing_zeros());
+                    self.front_bits &= self.front_bits - 1;
+                }
+                n = want;
             }
         }
         self.remaining -= n;

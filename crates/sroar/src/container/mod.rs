@@ -204,14 +204,7 @@ impl ContainerIter<'_> {
     /// many were written.
     pub fn next_batch(&mut self, high: u64, out: &mut [u64]) -> usize {
         match self {
-            ContainerIter::Array(it) => {
-                let mut n = 0;
-                for (slot, low) in out.iter_mut().zip(it) {
-                    *slot = high | u64::from(low);
-                    n += 1;
-                }
-                n
-            }
+            ContainerIter::Array(it) => it.next_batch(high, out),
             ContainerIter::Bitmap(it) => it.next_batch(high, out),
             ContainerIter::Run(it) => it.next_batch(high, out),
         }

@@ -58,11 +58,34 @@ impl<'a> RunView<'a> {
     }
 
     /// Whether `low` is present.
+    ///
+    /// A branchless binary search over the run starts narrows the list to a
+    /// window of [`CONTAINS_WINDOW`] runs, which are then all tested at once
+    /// (independent tests, which vectorize, rather than a chain of loads).
+    #[inline]
     pub fn contains(&self, low: u16) -> bool {
-        match self.runs_starting_at_or_before(low) {
-            0 => false,
-            i => low <= self.run(i - 1).1,
+        const W: usize = CONTAINS_WINDOW;
+        let runs = self.runs;
+        if runs.len() <= W {
+            return any_covers(runs, low);
         }
+        let mut base = 0usize;
+        let mut n = runs.len();
+        while n >= W {
+            let half = n / 2;
+            let b = runs[base + half];
+            // A select, not a branch: random probes would mispredict it.
+            base = select_unpredictable(u16::from_le_bytes([b[0], b[1]]) <= low, base + half, base);
+            n -= half;
+        }
+        // Runs before `base` start at or before `low` (and so does run `base`
+        // itself once `base` moved) and runs from `base + n` on start after it,
+        // so the last run starting at or before `low` (the only one that can
+        // hold it) is in `base..base + n`, n < W: inside any W-window starting
+        // at or before `base` and ending at or after `base + n` or at the end.
+        let start = base.min(runs.len() - W);
+        let window: &[[u8; 4]; W] = runs[start..start + W].try_into().expect("window");
+        any_covers(window, low)
     }
 
     /// Number of values `<= low`.
@@ -150,6 +173,47 @@ impl<'a> RunView<'a> {
     }
 }
 
+use core::hint::select_unpredictable;
+
+/// Number of runs [`RunView::contains`] tests at once at the end of its binary
+/// search.
+pub const CONTAINS_WINDOW: usize = 8;
+
+/// Whether any of `runs` holds `low`, testing all of them (no early exit):
+/// `low - start` (wrapping) is at most the run's length - 1 exactly when
+/// `start <= low <= start + len - 1`.
+#[inline(always)]
+fn any_covers(runs: &[[u8; 4]], low: u16) -> bool {
+    runs.iter().fold(false, |found, r| {
+        let start = u16::from_le_bytes([r[0], r[1]]);
+        let len1 = u16::from_le_bytes([r[2], r[3]]);
+        found | (low.wrapping_sub(start) <= len1)
+    })
+}
+
+/// Writes every value of the run payload starting at `payload` (trailing bytes
+/// past the container are allowed and not read), each ORed with `high`, into
+/// `out`, whose length must be the container's cardinality.
+///
+/// # Panics
+/// If the runs hold more values than `out` has room for (a corrupt buffer).
+#[inline]
+pub fn decode_into(payload: &[u8], high: u64, out: &mut [u64]) {
+    let mut n = 0;
+    for r in payload.as_chunks::<4>().0 {
+        if n >= out.len() {
+            break;
+        }
+        let start = u16::from_le_bytes([r[0], r[1]]);
+        let len = usize::from(u16::from_le_bytes([r[2], r[3]])) + 1;
+        let base = high | u64::from(start);
+        for (k, slot) in out[n..n + len].iter_mut().enumerate() {
+            *slot = base + k as u64;
+        }
+        n += len;
+    }
+}
+
 /// Iterator over a run container.
 ///
 /// The front and back cursors move independently; `remaining` stops them before
@@ -195,8 +259,9 @@ impl RunIter<'_> {
             }
             let last = u32::from(self.view.run(self.front).1);
             let take = ((last - self.front_val + 1) as usize).min(want - n);
+            let base = high | u64::from(self.front_val);
             for (k, slot) in out[n..n + take].iter_mut().enumerate() {
-                *slot = high | u64::from(self.front_val + k as u32);
+                *slot = base + k as u64;
             }
             self.front_val += take as u32;
             n += take;
@@ -286,5 +351,23 @@ mod tests {
         assert_eq!(it.next_batch(0, &mut out), 8);
         assert_eq!(out[..8], [1, 2, 10, 65530, 65531, 65532, 65533, 65534]);
         assert_eq!(it.next(), None);
+    }
+
+    #[test]
+    fn contains_every_size() {
+        // Run counts up to and past the window; runs of 1 and 2 values with
+        // gaps of 2, the last one ending at 65535.
+        for n in 0..60u16 {
+            let mut runs: Vec<(u16, u16)> = (0..n).map(|k| (5 * k, k % 2)).collect();
+            if n > 0 {
+                runs.push((65533, 2));
+            }
+            let b = bytes(&runs);
+            let r = RunView::new(&b);
+            let model = |x: u16| runs.iter().any(|&(s, l)| s <= x && x - s <= l);
+            for x in (0..5 * n + 5).chain(65528..=65535) {
+                assert_eq!(r.contains(x), model(x), "runs {} probe {x}", runs.len());
+            }
+        }
     }
 }

@@ -4,6 +4,8 @@
 //! `(type << 30) | offset`.
 
 use super::header::HEADER_LEN;
+use core::hint::select_unpredictable;
+
 use crate::container::Kind;
 
 /// Mask of the 30-bit payload offset in a descriptor.
@@ -107,8 +109,34 @@ impl<'a> Directory<'a> {
             return self.len();
         }
         let target = key << 16;
-        self.keys
-            .partition_point(|e| u64::from_le_bytes(*e) < target)
+        let keys = self.keys;
+        if keys.is_empty() {
+            return 0;
+        }
+        let below = |i: usize| u64::from_le_bytes(keys[i]) < target;
+        // Invariant: entries before `base` are < target, entries from
+        // `base + n` on are >= target, so the answer is in `base..=base + n`.
+        let mut base = 0usize;
+        let mut n = keys.len();
+        while n >= 16 {
+            // Three pivots splitting the range in quarters, loaded
+            // independently: half the levels of a binary search, so half the
+            // chain of dependent loads. With `c` pivots < target the answer is
+            // in `base + c q..=base + c q + q` (up to `base + n` for c = 3).
+            let q = n / 4;
+            let c = usize::from(below(base + q))
+                + usize::from(below(base + 2 * q))
+                + usize::from(below(base + 3 * q));
+            base += c * q;
+            n -= 3 * q;
+        }
+        while n > 1 {
+            let half = n / 2;
+            // A select, not a branch: random probes would mispredict it.
+            base = select_unpredictable(below(base + half), base + half, base);
+            n -= half;
+        }
+        base + usize::from(below(base))
     }
 
     /// `Ok(index)` of the container with `key`, or `Err(insertion index)`.
@@ -163,5 +191,24 @@ mod tests {
         assert_eq!(dir.search(5), Ok(1));
         assert_eq!(dir.search(6), Err(2));
         assert_eq!(dir.card_prefix(2), 2 * 65536);
+    }
+
+    #[test]
+    fn lower_bound_matches_partition_point() {
+        // Sizes on both sides of the quaternary phase's threshold (16), keys
+        // spaced by 3 so every probe between, on and around them is tried.
+        for n in 0..70usize {
+            let keys: Vec<u64> = (0..n as u64).map(|k| 3 * k + 1).collect();
+            let mut bytes = vec![0u8; HEADER_LEN];
+            for &k in &keys {
+                bytes.extend_from_slice(&encode_key_entry(k, 1 + (k % 7) as u32).to_le_bytes());
+            }
+            bytes.extend(core::iter::repeat_n(0u8, 4 * n));
+            let dir = Directory::new(&bytes, n);
+            for probe in 0..3 * n as u64 + 3 {
+                let expect = keys.partition_point(|&k| k < probe);
+                assert_eq!(dir.lower_bound(probe), expect, "n {n} probe {probe}");
+            }
+        }
     }
 }
