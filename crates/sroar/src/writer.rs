@@ -200,13 +200,11 @@ impl Writer {
             }
             Kind::Bitmap => self.put_words(words),
             Kind::Run => {
-                let mut runs = core::mem::take(&mut self.scratch_runs);
-                runs.clear();
-                kernels::bitmap::to_runs(words, &mut runs);
-                for &(s, l) in &runs {
-                    self.put_run(s, s + l);
-                }
-                self.scratch_runs = runs;
+                let mut edges = core::mem::take(&mut self.scratch_lows);
+                edges.clear();
+                kernels::bitmap::edges(words, &mut edges);
+                self.put_edge_runs(&edges);
+                self.scratch_lows = edges;
             }
         }
         self.finish(key, kind, card, start, lo, hi);
@@ -329,6 +327,23 @@ impl Writer {
         self.arena.extend_from_slice(bytemuck::cast_slice(lows));
         #[cfg(not(target_endian = "little"))]
         self.arena.extend(lows.iter().flat_map(|v| v.to_le_bytes()));
+    }
+
+    /// Writes the runs whose membership edges are `edges` (see
+    /// [`kernels::bitmap::edges`]) in one pass that vectorizes.
+    fn put_edge_runs(&mut self, edges: &[u16]) {
+        let (pairs, last) = edges.as_chunks::<2>();
+        let at = self.arena.len();
+        self.arena.resize(at + 4 * (pairs.len() + last.len()), 0);
+        let (dst, _) = self.arena[at..].as_chunks_mut::<4>();
+        for (d, &[s, end]) in dst.iter_mut().zip(pairs) {
+            let (s, l) = (s.to_le_bytes(), (end - 1 - s).to_le_bytes());
+            *d = [s[0], s[1], l[0], l[1]];
+        }
+        if let [s] = *last {
+            let (b, l) = (s.to_le_bytes(), (65535 - s).to_le_bytes());
+            dst[pairs.len()] = [b[0], b[1], l[0], l[1]];
+        }
     }
 
     fn put_run(&mut self, s: u16, e: u16) {

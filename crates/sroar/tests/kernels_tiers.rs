@@ -120,8 +120,10 @@ fn check_bitmap_pair(a: &[u64], b: &[u64]) {
     for (tier, k) in tiers() {
         assert_eq!((k.bitmap_intersects)(x, y), inter, "{tier} intersects");
         let mut acc = *aw;
-        (k.bitmap_or_assign)(&mut acc, y);
+        let card = (k.bitmap_or_assign)(&mut acc, y);
         let or: Vec<u64> = a.iter().zip(b).map(|(p, q)| p | q).collect();
+        let or_card: u32 = or.iter().map(|w| w.count_ones()).sum();
+        assert_eq!(card, or_card, "{tier} or_assign count");
         assert_eq!(acc.as_slice(), or.as_slice(), "{tier} or_assign");
         let mut acc = *aw;
         (k.bitmap_or_assign_words)(&mut acc, bw);
@@ -154,6 +156,16 @@ fn check_bitmap_single(w: &[u64]) {
             (SCALAR.bitmap_count_runs)(words)
         );
     }
+    let mut e = Vec::new();
+    bitmap::edges(words, &mut e);
+    let want: Vec<u16> = runs
+        .iter()
+        .flat_map(|&(s, l)| {
+            let end = u32::from(s) + u32::from(l) + 1;
+            std::iter::once(s).chain((end < 65536).then_some(end as u16))
+        })
+        .collect();
+    assert_eq!(e, want, "edges");
     let mut r = vec![(1u16, 1u16)];
     bitmap::to_runs(words, &mut r);
     assert_eq!(r[0], (1, 1));

@@ -57,9 +57,10 @@ pub fn intersects(a: &[[u8; 8]], b: &[[u8; 8]]) -> bool {
     (kernels().bitmap_intersects)(a, b)
 }
 
-/// `acc |= b`, without counting (for n-way unions).
+/// `acc |= b`; returns the cardinality of `acc` (counted in the same pass, so
+/// that an n-way union can stop as soon as a container is full).
 #[inline]
-pub fn or_assign(acc: &mut [u64; WORDS], b: &[[u8; 8]]) {
+pub fn or_assign(acc: &mut [u64; WORDS], b: &[[u8; 8]]) -> u32 {
     (kernels().bitmap_or_assign)(acc, b)
 }
 
@@ -94,10 +95,27 @@ pub fn to_array(words: &[u64; WORDS], out: &mut Vec<u16>) {
     (kernels().bitmap_to_array)(words, out)
 }
 
-/// Appends the maximal runs `(start, len - 1)` of set bits to `out`.
+/// Appends, in increasing order, the positions `k` where membership changes
+/// between `k - 1` and `k` (the value before 0 counts as absent): run starts
+/// and ends + 1 alternate, and a run reaching 65535 has no end edge. One
+/// vectorized pass to an edge bitmap, then the dispatched [`to_array`].
 #[inline]
+pub fn edges(words: &[u64; WORDS], out: &mut Vec<u16>) {
+    let mut e = [0u64; WORDS];
+    scalar::edge_words(words, &mut e);
+    to_array(&e, out)
+}
+
+/// Appends the maximal runs `(start, len - 1)` of set bits to `out` (through
+/// [`edges`]).
 pub fn to_runs(words: &[u64; WORDS], out: &mut Vec<(u16, u16)>) {
-    scalar::to_runs(words, out)
+    let mut e = Vec::new();
+    edges(words, &mut e);
+    let (pairs, last) = e.as_chunks::<2>();
+    out.extend(pairs.iter().map(|&[s, end]| (s, end - 1 - s)));
+    if let [s] = *last {
+        out.push((s, 65535 - s));
+    }
 }
 
 /// Sets the bits `start..=end_inclusive` (both `< 65536`, `start <= end`).
@@ -199,10 +217,13 @@ pub mod scalar {
     }
 
     /// `acc |= b`.
-    pub fn or_assign(acc: &mut [u64; WORDS], b: &[[u8; 8]]) {
+    pub fn or_assign(acc: &mut [u64; WORDS], b: &[[u8; 8]]) -> u32 {
+        let mut card = 0;
         for (o, x) in acc.iter_mut().zip(words(b)) {
             *o |= u64::from_le_bytes(*x);
+            card += o.count_ones();
         }
+        card
     }
 
     /// `acc |= b`.
@@ -253,28 +274,12 @@ pub mod scalar {
         }
     }
 
-    /// Appends the maximal runs `(start, len - 1)` to `out`.
-    pub fn to_runs(words: &[u64; WORDS], out: &mut Vec<(u16, u16)>) {
-        // Bit k of `edges` is set where membership changes between values k - 1
-        // and k: run starts and run ends + 1 alternate, so a word inside a gap or
-        // inside a run (the common case) costs one test.
-        let mut carry = 0u64;
-        let mut start = None;
-        for (i, &w) in words.iter().enumerate() {
-            let mut edges = w ^ ((w << 1) | carry);
-            carry = w >> 63;
-            let base = (i as u32) << 6;
-            while edges != 0 {
-                let at = base + edges.trailing_zeros();
-                match start.take() {
-                    None => start = Some(at),
-                    Some(s) => out.push((s as u16, (at - 1 - s) as u16)),
-                }
-                edges &= edges - 1;
-            }
-        }
-        if let Some(s) = start {
-            out.push((s as u16, (65535 - s) as u16));
+    /// The edge bitmap of [`super::edges`]: bit `k` set where membership
+    /// changes between `k - 1` and `k`. Free of carried state, so it vectorizes.
+    pub fn edge_words(words: &[u64; WORDS], out: &mut [u64; WORDS]) {
+        out[0] = words[0] ^ (words[0] << 1);
+        for (o, w) in out[1..].iter_mut().zip(words.windows(2)) {
+            *o = w[1] ^ ((w[1] << 1) | (w[0] >> 63));
         }
     }
 

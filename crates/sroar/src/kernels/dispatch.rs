@@ -124,7 +124,7 @@ pub struct Kernels {
     /// [`bitmap::intersects`].
     pub bitmap_intersects: BitmapTestFn,
     /// [`bitmap::or_assign`].
-    pub bitmap_or_assign: fn(&mut [u64; 1024], &[[u8; 8]]),
+    pub bitmap_or_assign: fn(&mut [u64; 1024], &[[u8; 8]]) -> u32,
     /// [`bitmap::or_assign_words`].
     pub bitmap_or_assign_words: fn(&mut [u64; 1024], &[u64; 1024]),
     /// [`bitmap::popcount`].

@@ -15,13 +15,12 @@
 //! [`OrAccumulator::write_into`] writes the canonical buffer straight into the
 //! caller's memory without counting again.
 
-use core::hash::{BuildHasher, Hasher};
-
 use allocator_api2::alloc::{Allocator, Global};
 use allocator_api2::boxed::Box;
 use allocator_api2::vec::Vec;
 use hashbrown::HashMap;
 
+use super::key_hash::KeyHash;
 use super::pair::{load_words, Slices};
 use super::walk::seek;
 use crate::container::bitmap::WORDS;
@@ -293,7 +292,9 @@ impl<A: Allocator + Clone> Acc<A> {
         let w = self.words();
         match Slices::of(c) {
             Slices::Array(x) => array_bitmap::set_into(x, w),
-            Slices::Bitmap(x) => bitmap::or_assign(w, x),
+            Slices::Bitmap(x) => {
+                bitmap::or_assign(w, x);
+            }
             Slices::Run(x) => run::set_into(x, w),
         }
     }
@@ -558,45 +559,6 @@ impl<A: Allocator + Clone> Entry<A> {
     fn kind(&self) -> (Kind, usize) {
         let kind = canonical_kind(self.card, self.runs);
         (kind, payload_len(kind, self.card, self.runs))
-    }
-}
-
-/// A hasher for container keys: a folded multiply with a per-store random seed.
-#[derive(Clone, Copy, Debug)]
-struct KeyHash(u64);
-
-impl KeyHash {
-    fn new() -> Self {
-        KeyHash(std::hash::RandomState::new().hash_one(0x5352_3634_u64))
-    }
-}
-
-impl BuildHasher for KeyHash {
-    type Hasher = KeyHasher;
-
-    fn build_hasher(&self) -> KeyHasher {
-        KeyHasher(self.0)
-    }
-}
-
-#[derive(Clone, Copy, Debug)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
-        }
-    }
-
-    #[inline]
-    fn write_u64(&mut self, x: u64) {
-        let p = u128::from(self.0 ^ x) * 0x9E37_79B9_7F4A_7C15;
-        self.0 = p as u64 ^ (p >> 64) as u64;
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
     }
 }
 

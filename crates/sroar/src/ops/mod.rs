@@ -44,6 +44,7 @@ mod and;
 mod and_many;
 mod andnot;
 mod intersects;
+mod key_hash;
 mod len;
 mod or;
 mod or_many;

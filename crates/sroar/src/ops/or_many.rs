@@ -1,93 +1,200 @@
 //! Union of many views at once (FastOr-style).
 
+use hashbrown::HashMap;
+
+use super::key_hash::KeyHash;
 use super::pair::{is_full, payload_bound, run_bound_bytes};
 use crate::container::bitmap::WORDS;
 use crate::container::{Container, ARRAY_MAX};
-use crate::format::directory::Directory;
 use crate::kernels::{array_bitmap, bitmap, run};
 use crate::view::RoaringView;
 use crate::writer::Writer;
 
+/// Values in a full container.
+const FULL: u32 = 1 << 16;
+
 /// The union of all `views`, as an unfinished [`Writer`] (the empty set for no
 /// views).
 ///
-/// The directories are gathered first into `(key, input, container)` entries
-/// sorted by key, which sizes the writer once. Then, per key: a single container
-/// is copied verbatim; a full container ends the key at once; arrays whose summed
-/// cardinality fits an array are concatenated, sorted and deduplicated; anything
-/// else is ORed into one scratch bitmap, counted once at the end, and pushed in
-/// its canonical kind.
+/// The containers are gathered first, grouped by key, which sizes the writer
+/// once. Then, per key: a single container is copied verbatim; a full container
+/// ends the key at once; arrays whose summed cardinality fits an array are
+/// concatenated, sorted and deduplicated; anything else is ORed into one scratch
+/// bitmap, bitmaps first (each OR counts, so the key ends as soon as the bitmap
+/// is full), then runs, then arrays (skipped when the bitmap is full by then),
+/// and pushed in its canonical kind.
 pub fn or_many(views: &[RoaringView<'_>]) -> Writer {
-    let dirs: Vec<Directory<'_>> = views.iter().map(|v| v.directory()).collect();
-    let mut entries: Vec<(u64, u32, u32)> = Vec::with_capacity(dirs.iter().map(|d| d.len()).sum());
-    for (v, d) in dirs.iter().enumerate() {
-        entries.extend((0..d.len()).map(|i| (d.key(i), v as u32, i as u32)));
-    }
-    entries.sort_unstable();
-    let slot = |&(_, v, i): &(u64, u32, u32)| -> (Container<'_>, u32) {
-        let (v, i) = (v as usize, i as usize);
-        (views[v].container(i).1, dirs[v].card(i))
-    };
+    let groups = Groups::gather(views);
 
     // Size the writer once, from the directories.
-    let (mut containers, mut payload) = (0, 0);
-    for group in entries.chunk_by(|x, y| x.0 == y.0) {
-        containers += 1;
+    let mut payload = 0;
+    for (_, group) in groups.iter() {
         payload += match group {
-            [one] => slot(one).0.as_bytes().len(),
+            [one] => one.c.as_bytes().len(),
             _ => {
                 let (mut card, mut runs) = (0u64, 0usize);
-                for e in group {
-                    let (c, n) = slot(e);
-                    card += u64::from(n);
-                    runs += run_bound_bytes(c, n);
+                for m in group {
+                    card += u64::from(m.card);
+                    runs += run_bound_bytes(m.c, m.card);
                 }
                 payload_bound(card, runs)
             }
         };
     }
-    let mut w = Writer::with_capacity(containers, payload);
+    let mut w = Writer::with_capacity(groups.keys.len(), payload);
 
     let mut lows: Vec<u16> = Vec::new();
-    let mut words = Box::new([0u64; WORDS]);
-    for group in entries.chunk_by(|x, y| x.0 == y.0) {
-        let key = group[0].0;
+    let mut words: Option<Box<[u64; WORDS]>> = None;
+    for (key, group) in groups.iter() {
         if let [one] = group {
-            w.push_container(key, slot(one).0);
+            w.push_container(key, one.c);
             continue;
         }
-        if let Some(full) = group.iter().map(slot).find(|&(c, _)| is_full(c)) {
-            w.push_container(key, full.0);
+        if let Some(full) = group.iter().find(|m| is_full(m.c)) {
+            w.push_container(key, full.c);
             continue;
         }
-        let all_arrays = group
-            .iter()
-            .all(|e| matches!(slot(e).0, Container::Array(_)));
-        let card: u64 = group.iter().map(|e| u64::from(slot(e).1)).sum();
+        let card: u64 = group.iter().map(|m| u64::from(m.card)).sum();
+        let all_arrays = group.iter().all(|m| matches!(m.c, Container::Array(_)));
         if all_arrays && card <= u64::from(ARRAY_MAX) {
             lows.clear();
-            for e in group {
-                lows.extend(slot(e).0.iter());
+            for m in group {
+                lows.extend(m.c.iter());
             }
             lows.sort_unstable();
             lows.dedup();
             w.push_sorted_lows(key, &lows);
             continue;
         }
-        words.fill(0);
-        for e in group {
-            let c = slot(e).0;
-            match c {
-                Container::Array(a) => {
-                    array_bitmap::set_into(a.as_bytes().as_chunks::<2>().0, &mut words)
-                }
-                Container::Bitmap(b) => {
-                    bitmap::or_assign(&mut words, b.as_bytes().as_chunks::<8>().0)
-                }
-                Container::Run(r) => run::set_into(r.as_bytes().as_chunks::<4>().0, &mut words),
-            }
+        let words = words.get_or_insert_with(|| Box::new([0; WORDS]));
+        match or_into_bitmap(group, words) {
+            Some(card) => w.push_counted_bitmap(key, words, card),
+            None => w.push_full(key),
         }
-        w.push_bitmap(key, &words);
     }
     w
+}
+
+/// ORs the containers of `group` into `words`; returns the cardinality, or
+/// `None` when the union is the full container (then `words` is left partial).
+fn or_into_bitmap(group: &[Member<'_>], words: &mut [u64; WORDS]) -> Option<u32> {
+    words.fill(0);
+    // Bitmaps first: each OR counts its result, so a union that fills up stops
+    // before the per-value work of the arrays, as dense unions do.
+    let mut card = 0;
+    let (mut runs, mut arrays) = (false, false);
+    for m in group {
+        match m.c {
+            Container::Bitmap(b) => {
+                card = bitmap::or_assign(words, b.as_bytes().as_chunks::<8>().0);
+                if card == FULL {
+                    return None;
+                }
+            }
+            Container::Run(_) => runs = true,
+            Container::Array(_) => arrays = true,
+        }
+    }
+    if runs {
+        for m in group {
+            if let Container::Run(r) = m.c {
+                run::set_into(r.as_bytes().as_chunks::<4>().0, words);
+            }
+        }
+        card = bitmap::popcount(words);
+    }
+    if arrays && card < FULL {
+        for m in group {
+            if let Container::Array(a) = m.c {
+                array_bitmap::set_into(a.as_bytes().as_chunks::<2>().0, words);
+            }
+        }
+        card = bitmap::popcount(words);
+    }
+    (card < FULL).then_some(card)
+}
+
+/// One input container.
+#[derive(Clone, Copy, Debug)]
+struct Member<'a> {
+    c: Container<'a>,
+    card: u32,
+}
+
+/// Every container of some views, grouped by key, the groups in key order.
+struct Groups<'a> {
+    /// The keys, ascending.
+    keys: Vec<u64>,
+    /// Group `g` is `members[ends[g - 1]..ends[g]]`.
+    ends: Vec<usize>,
+    members: Vec<Member<'a>>,
+}
+
+impl<'a> Groups<'a> {
+    /// Groups by a hash of the keys and a counting sort, so that only the
+    /// distinct keys are sorted (many views share few keys).
+    fn gather(views: &[RoaringView<'a>]) -> Self {
+        let total: usize = views.iter().map(|v| v.container_count()).sum();
+        let mut index: HashMap<u64, u32, KeyHash> = HashMap::with_hasher(KeyHash::new());
+        let (mut keys, mut counts) = (Vec::new(), Vec::<usize>::new());
+        let mut tagged: Vec<(u32, Member<'a>)> = Vec::with_capacity(total);
+        let mut unchecked = 0;
+        for v in views {
+            unchecked += v.container_count();
+            if unchecked >= 4096 {
+                crate::interrupt::check();
+                unchecked = 0;
+            }
+            let dir = v.directory();
+            for (i, (key, c)) in v.containers().enumerate() {
+                let g = *index.entry(key).or_insert_with(|| {
+                    keys.push(key);
+                    counts.push(0);
+                    (keys.len() - 1) as u32
+                });
+                counts[g as usize] += 1;
+                tagged.push((
+                    g,
+                    Member {
+                        c,
+                        card: dir.card(i),
+                    },
+                ));
+            }
+        }
+        let mut order: Vec<u32> = (0..keys.len() as u32).collect();
+        order.sort_unstable_by_key(|&g| keys[g as usize]);
+        // `next[g]`: where group g's next member goes.
+        let mut next = vec![0; keys.len()];
+        let mut ends = Vec::with_capacity(keys.len());
+        let mut at = 0;
+        for &g in &order {
+            next[g as usize] = at;
+            at += counts[g as usize];
+            ends.push(at);
+        }
+        let mut members = match tagged.first() {
+            Some(&(_, m)) => vec![m; total],
+            None => Vec::new(),
+        };
+        for (g, m) in tagged {
+            members[next[g as usize]] = m;
+            next[g as usize] += 1;
+        }
+        let keys = order.iter().map(|&g| keys[g as usize]).collect();
+        Groups {
+            keys,
+            ends,
+            members,
+        }
+    }
+
+    /// `(key, members)` in key order.
+    fn iter(&self) -> impl Iterator<Item = (u64, &[Member<'a>])> + '_ {
+        let starts = core::iter::once(0).chain(self.ends.iter().copied());
+        self.keys
+            .iter()
+            .zip(starts.zip(&self.ends))
+            .map(|(&key, (s, &e))| (key, &self.members[s..e]))
+    }
 }

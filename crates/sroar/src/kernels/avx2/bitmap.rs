@@ -161,12 +161,14 @@ fn intersects_avx2(a: &[[u8; 8]; WORDS], b: &[[u8; 8]; WORDS]) -> bool {
 }
 
 #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
-fn or_assign_avx2(acc: &mut [u64; WORDS], b: &[[u8; 8]; WORDS]) {
-    for i in (0..WORDS).step_by(4) {
+fn or_assign_avx2(acc: &mut [u64; WORDS], b: &[[u8; 8]; WORDS]) -> u32 {
+    harley_seal(|k| {
+        let i = 4 * k;
         let q: &mut [u64; 4] = (&mut acc[i..i + 4]).try_into().expect("4 words");
         let v = _mm256_or_si256(load_words(q), load_bytes(quad(b, i)));
         store_words(q, v);
-    }
+        v
+    })
 }
 
 #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
@@ -264,8 +266,8 @@ pub(super) fn intersects(a: &[[u8; 8]], b: &[[u8; 8]]) -> bool {
     unsafe { intersects_avx2(a, b) }
 }
 
-/// `acc |= b`.
-pub(super) fn or_assign(acc: &mut [u64; WORDS], b: &[[u8; 8]]) {
+/// `acc |= b`; returns the cardinality of `acc`.
+pub(super) fn or_assign(acc: &mut [u64; WORDS], b: &[[u8; 8]]) -> u32 {
     let b = words(b);
     // SAFETY: AVX2 features detected (see `op_into`).
     unsafe { or_assign_avx2(acc, b) }

@@ -107,12 +107,15 @@ fn intersects_avx512(a: &[[u8; 8]; WORDS], b: &[[u8; 8]; WORDS]) -> bool {
 #[target_feature(
     enable = "avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx512vbmi2,avx2,popcnt,bmi1,bmi2,lzcnt"
 )]
-fn or_assign_avx512(acc: &mut [u64; WORDS], b: &[[u8; 8]; WORDS]) {
+fn or_assign_avx512(acc: &mut [u64; WORDS], b: &[[u8; 8]; WORDS]) -> u32 {
+    let mut card = _mm512_setzero_si512();
     for i in (0..WORDS).step_by(8) {
         let q: &mut [u64; 8] = (&mut acc[i..i + 8]).try_into().expect("8 words");
         let v = _mm512_or_si512(load_words(q), load_bytes(oct(b, i)));
         store_words(q, v);
+        card = _mm512_add_epi64(card, _mm512_popcnt_epi64(v));
     }
+    _mm512_reduce_add_epi64(card) as u32
 }
 
 #[target_feature(
@@ -272,8 +275,8 @@ pub(super) fn intersects(a: &[[u8; 8]], b: &[[u8; 8]]) -> bool {
     unsafe { intersects_avx512(a, b) }
 }
 
-/// `acc |= b`.
-pub(super) fn or_assign(acc: &mut [u64; WORDS], b: &[[u8; 8]]) {
+/// `acc |= b`; returns the cardinality of `acc`.
+pub(super) fn or_assign(acc: &mut [u64; WORDS], b: &[[u8; 8]]) -> u32 {
     let b = words(b);
     // SAFETY: AVX-512 features detected (see `op_into`).
     unsafe { or_assign_avx512(acc, b) }
