@@ -36,9 +36,13 @@ impl std::error::Error for CapacityError {}
 #[derive(Clone, Debug, Default)]
 pub struct Writer {
     keys: Vec<u64>,
-    /// `(kind, offset within arena)`.
+    /// `(kind, offset of the payload within the payloads)`.
     descrs: Vec<(Kind, u32)>,
+    /// `prefix` bytes kept for the header and directory, then the payloads: when
+    /// the directory fits the prefix, [`Writer::into_vec`] fills it in and hands
+    /// the arena over, so the payloads are written once and never copied.
     arena: Vec<u8>,
+    prefix: usize,
     cardinality: u64,
     min: u64,
     max: u64,
@@ -57,12 +61,21 @@ impl Writer {
     /// An empty writer with room for `containers` containers and `payload_bytes`
     /// bytes of payload.
     pub fn with_capacity(containers: usize, payload_bytes: usize) -> Self {
+        let prefix = HEADER_LEN + 12 * containers;
+        let mut arena = Vec::with_capacity(prefix.saturating_add(payload_bytes));
+        arena.resize(prefix, 0);
         Writer {
             keys: Vec::with_capacity(containers),
             descrs: Vec::with_capacity(containers),
-            arena: Vec::with_capacity(payload_bytes),
+            arena,
+            prefix,
             ..Self::default()
         }
+    }
+
+    /// Payload bytes pushed so far.
+    fn payload_len(&self) -> usize {
+        self.arena.len() - self.prefix
     }
 
     /// Number of containers pushed so far.
@@ -108,9 +121,10 @@ impl Writer {
             .push((kind, u32::try_from(start).unwrap_or(u32::MAX)));
         // A result that can no longer fit is doomed to a CapacityError: stop keeping
         // its payload, so that memory stays bounded by the limit, not by the inputs.
-        if HEADER_LEN + 12 * self.keys.len() + self.arena.len() >= MAX_LEN {
-            self.dropped += self.arena.len() as u64;
+        if HEADER_LEN + 12 * self.keys.len() + self.payload_len() >= MAX_LEN {
+            self.dropped += self.payload_len() as u64;
             self.arena = Vec::new();
+            self.prefix = 0;
         }
         if self.keys.len().is_multiple_of(4096) {
             crate::interrupt::check();
@@ -132,7 +146,7 @@ impl Writer {
         let nruns = ascending_runs(lows)
             .unwrap_or_else(|| panic!("sroar: lows of container {key} are not strictly ascending"));
         let card = lows.len() as u32;
-        let start = self.arena.len();
+        let start = self.payload_len();
         let kind = canonical_kind(card, nruns);
         match kind {
             Kind::Array => self.put_lows(lows),
@@ -184,7 +198,7 @@ impl Writer {
         }
         self.begin(key);
         let nruns = kernels::bitmap::count_runs(words);
-        let start = self.arena.len();
+        let start = self.payload_len();
         let kind = canonical_kind(card, nruns);
         let first = words.iter().position(|&w| w != 0).unwrap_or(0);
         let last = words.iter().rposition(|&w| w != 0).unwrap_or(0);
@@ -256,7 +270,7 @@ impl Writer {
             &merged[..]
         };
         let nruns = runs.len() as u32;
-        let start = self.arena.len();
+        let start = self.payload_len();
         let kind = canonical_kind(card, nruns);
         let (lo, hi) = (runs[0].0, runs[runs.len() - 1].0 + runs[runs.len() - 1].1);
         match kind {
@@ -307,7 +321,7 @@ impl Writer {
         self.begin(key);
         let card = c.len() as u32;
         debug_assert_eq!(canonical_kind(card, c.count_runs()), c.kind());
-        let start = self.arena.len();
+        let start = self.payload_len();
         self.arena.extend_from_slice(c.as_bytes());
         self.finish(key, c.kind(), card, start, lo, hi);
     }
@@ -354,7 +368,7 @@ impl Writer {
     /// Length of the encoded buffer.
     pub fn encoded_len(&self) -> Result<usize, CapacityError> {
         let n = self.keys.len() as u64;
-        let len = HEADER_LEN as u64 + 12 * n + self.arena.len() as u64 + self.dropped;
+        let len = HEADER_LEN as u64 + 12 * n + self.payload_len() as u64 + self.dropped;
         if len >= MAX_LEN as u64 {
             return Err(CapacityError { needed: len });
         }
@@ -369,6 +383,15 @@ impl Writer {
     pub fn write_into(&self, out: &mut [u8]) -> Result<(), CapacityError> {
         let len = self.encoded_len()?;
         assert_eq!(out.len(), len, "sroar: output buffer has the wrong length");
+        let (head, payload) = out.split_at_mut(HEADER_LEN + 12 * self.keys.len());
+        self.write_head(head, len);
+        payload.copy_from_slice(&self.arena[self.prefix..]);
+        Ok(())
+    }
+
+    /// Writes the header and the directory of an encoding of `len` bytes into
+    /// `out`, which must be `HEADER_LEN + 12 n` bytes long.
+    fn write_head(&self, out: &mut [u8], len: usize) {
         let n = self.keys.len();
         let header = Header {
             n: n as u32,
@@ -379,8 +402,7 @@ impl Writer {
         };
         let (head, rest) = out.split_at_mut(HEADER_LEN);
         header.write(head.try_into().expect("header is 40 bytes"));
-        let (keys, rest) = rest.split_at_mut(8 * n);
-        let (descrs, payload) = rest.split_at_mut(4 * n);
+        let (keys, descrs) = rest.split_at_mut(8 * n);
         for (dst, e) in keys.as_chunks_mut::<8>().0.iter_mut().zip(&self.keys) {
             *dst = e.to_le_bytes();
         }
@@ -388,14 +410,28 @@ impl Writer {
         for (dst, &(kind, off)) in descrs.as_chunks_mut::<4>().0.iter_mut().zip(&self.descrs) {
             *dst = encode_descr(kind, base + off).to_le_bytes();
         }
-        payload.copy_from_slice(&self.arena);
-        Ok(())
     }
 
-    /// The encoded buffer.
-    pub fn into_vec(self) -> Result<Vec<u8>, CapacityError> {
-        let mut out = vec![0u8; self.encoded_len()?];
-        self.write_into(&mut out)?;
+    /// The encoded buffer. When the directory fits the room reserved by
+    /// [`Writer::with_capacity`] (always, unless more containers were pushed than
+    /// announced), this is the writer's own buffer: the payloads are not copied.
+    pub fn into_vec(mut self) -> Result<Vec<u8>, CapacityError> {
+        let len = self.encoded_len()?;
+        let head = HEADER_LEN + 12 * self.keys.len();
+        if head > self.prefix {
+            let mut out = vec![0u8; len];
+            self.write_into(&mut out)?;
+            return Ok(out);
+        }
+        let mut out = core::mem::take(&mut self.arena);
+        // Fewer containers than announced: close the gap (one move, no allocation).
+        out.copy_within(self.prefix.., head);
+        out.truncate(len);
+        self.write_head(&mut out[..head], len);
+        // A reservation is a bound; do not keep much more than the result.
+        if out.capacity() > 2 * len {
+            out.shrink_to_fit();
+        }
         Ok(out)
     }
 }

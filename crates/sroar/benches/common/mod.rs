@@ -44,10 +44,10 @@ pub fn views(buffers: &[Vec<u8>]) -> Vec<RoaringView<'_>> {
         .collect()
 }
 
-/// Finishes a writer the way a caller with its own allocator does: size the
-/// buffer once, then fill it.
+/// Finishes a writer into its encoded bytes: `into_vec` hands over the writer's
+/// own buffer (the payloads are written once). A caller with its own allocator
+/// (the PostgreSQL extension) sizes a buffer with `encoded_len` and fills it with
+/// `write_into`, which copies the payloads once more.
 pub fn finish(w: Writer) -> Vec<u8> {
-    let mut out = vec![0u8; w.encoded_len().expect("result fits a buffer")];
-    w.write_into(&mut out).expect("result fits a buffer");
-    out
+    w.into_vec().expect("result fits a buffer")
 }

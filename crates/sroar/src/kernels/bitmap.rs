@@ -302,16 +302,19 @@ pub mod scalar {
     }
 
     /// Sets the bits `start..=end`.
+    #[inline]
     pub fn set_range(words: &mut [u64; WORDS], start: u32, end: u32) {
         for_range(words, start, end, |w, m| *w |= m)
     }
 
     /// Clears the bits `start..=end`.
+    #[inline]
     pub fn clear_range(words: &mut [u64; WORDS], start: u32, end: u32) {
         for_range(words, start, end, |w, m| *w &= !m)
     }
 
     /// Flips the bits `start..=end`.
+    #[inline]
     pub fn flip_range(words: &mut [u64; WORDS], start: u32, end: u32) {
         for_range(words, start, end, |w, m| *w ^= m)
     }

@@ -20,9 +20,8 @@ const FULL: u32 = 1 << 16;
 /// once. Then, per key: a single container is copied verbatim; a full container
 /// ends the key at once; arrays whose summed cardinality fits an array are
 /// concatenated, sorted and deduplicated; anything else is ORed into one scratch
-/// bitmap, bitmaps first (each OR counts, so the key ends as soon as the bitmap
-/// is full), then runs, then arrays (skipped when the bitmap is full by then),
-/// and pushed in its canonical kind.
+/// bitmap (stopping as soon as it is full, see `or_into_bitmap`) and pushed in
+/// its canonical kind.
 pub fn or_many(views: &[RoaringView<'_>]) -> Writer {
     let groups = Groups::gather(views);
 
@@ -77,41 +76,46 @@ pub fn or_many(views: &[RoaringView<'_>]) -> Writer {
 
 /// ORs the containers of `group` into `words`; returns the cardinality, or
 /// `None` when the union is the full container (then `words` is left partial).
+///
+/// Dense unions often fill up long before their last input (CRoaring's n-way
+/// union stops there too), so the inputs go from the densest kind to the
+/// sparsest, bitmaps, runs, then arrays, and the count is refreshed whenever the
+/// values added since the last count could have filled the gap: a bitmap OR
+/// counts as it goes, runs and arrays are counted with one popcount.
 fn or_into_bitmap(group: &[Member<'_>], words: &mut [u64; WORDS]) -> Option<u32> {
     words.fill(0);
-    // Bitmaps first: each OR counts its result, so a union that fills up stops
-    // before the per-value work of the arrays, as dense unions do.
-    let mut card = 0;
-    let (mut runs, mut arrays) = (false, false);
-    for m in group {
-        match m.c {
-            Container::Bitmap(b) => {
-                card = bitmap::or_assign(words, b.as_bytes().as_chunks::<8>().0);
-                if card == FULL {
-                    return None;
+    // `card` is exact as of the last count; `added` bounds what came since.
+    let (mut card, mut added) = (0u32, 0u32);
+    for rank in 0..3 {
+        for m in group {
+            match (rank, m.c) {
+                (0, Container::Bitmap(b)) => {
+                    card = bitmap::or_assign(words, b.as_bytes().as_chunks::<8>().0);
+                    added = 0;
                 }
+                (1, Container::Run(r)) => {
+                    run::set_into(r.as_bytes().as_chunks::<4>().0, words);
+                    added += m.card;
+                }
+                (2, Container::Array(a)) => {
+                    array_bitmap::set_into(a.as_bytes().as_chunks::<2>().0, words);
+                    added += m.card;
+                }
+                _ => continue,
             }
-            Container::Run(_) => runs = true,
-            Container::Array(_) => arrays = true,
+            if added >= FULL - card {
+                card = bitmap::popcount(words);
+                added = 0;
+            }
+            if card == FULL {
+                return None;
+            }
         }
     }
-    if runs {
-        for m in group {
-            if let Container::Run(r) = m.c {
-                run::set_into(r.as_bytes().as_chunks::<4>().0, words);
-            }
-        }
+    if added > 0 {
         card = bitmap::popcount(words);
     }
-    if arrays && card < FULL {
-        for m in group {
-            if let Container::Array(a) = m.c {
-                array_bitmap::set_into(a.as_bytes().as_chunks::<2>().0, words);
-            }
-        }
-        card = bitmap::popcount(words);
-    }
-    (card < FULL).then_some(card)
+    Some(card)
 }
 
 /// One input container.
