@@ -317,9 +317,19 @@ pub(super) fn card_and_runs(b: &[[u8; 8]]) -> (u32, u32) {
     unsafe { card_and_runs_avx512(b) }
 }
 
+/// Bitmaps with fewer set bits are extracted bit by bit.
+const SPARSE_BITS: usize = 1024;
+
 /// Appends the set bits to `out`.
 pub(super) fn to_array(w: &[u64; WORDS], out: &mut Vec<u16>) {
-    let cap = popcount(w) as usize + 32;
+    let bits = popcount(w) as usize;
+    // Below about 8 bits per 512-bit group a compress per half-word costs more
+    // than a `tzcnt` per bit.
+    if bits < SPARSE_BITS {
+        out.reserve(bits);
+        return crate::kernels::bitmap::scalar::to_array(w, out);
+    }
+    let cap = bits + 32;
     out.reserve(cap);
     let len = out.len();
     // SAFETY: AVX-512 features detected (see `op_into`).
