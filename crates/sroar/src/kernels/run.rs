@@ -27,8 +27,11 @@ struct Sink<'a> {
 }
 
 impl<'a> Sink<'a> {
+    /// A sink for at most `bound` runs, reserved up front so that no push
+    /// grows the vector.
     #[inline(always)]
-    fn new(out: &'a mut Vec<(u16, u16)>) -> Self {
+    fn new(out: &'a mut Vec<(u16, u16)>, bound: usize) -> Self {
+        out.reserve(bound);
         Sink {
             out,
             open: false,
@@ -85,7 +88,7 @@ impl Drop for Sink<'_> {
 
 /// `a ∩ b`.
 pub fn intersect(a: &[[u8; 4]], b: &[[u8; 4]], out: &mut Vec<(u16, u16)>) {
-    let mut sink = Sink::new(out);
+    let mut sink = Sink::new(out, a.len() + b.len() + 1);
     let (mut i, mut j) = (0, 0);
     while i < a.len() && j < b.len() {
         let (sa, ea) = bounds(a[i]);
@@ -104,7 +107,7 @@ pub fn intersect(a: &[[u8; 4]], b: &[[u8; 4]], out: &mut Vec<(u16, u16)>) {
 
 /// `a ∪ b`.
 pub fn union(a: &[[u8; 4]], b: &[[u8; 4]], out: &mut Vec<(u16, u16)>) {
-    let mut sink = Sink::new(out);
+    let mut sink = Sink::new(out, a.len() + b.len() + 1);
     let (mut i, mut j) = (0, 0);
     while i < a.len() || j < b.len() {
         let take_a = j >= b.len() || (i < a.len() && bounds(a[i]).0 <= bounds(b[j]).0);
@@ -122,7 +125,7 @@ pub fn union(a: &[[u8; 4]], b: &[[u8; 4]], out: &mut Vec<(u16, u16)>) {
 /// `a ⊕ b`: the runs of both in order of their starts, each XORed into the
 /// output so far (only the last output run can overlap the next input run).
 pub fn xor(a: &[[u8; 4]], b: &[[u8; 4]], out: &mut Vec<(u16, u16)>) {
-    let mut sink = Sink::new(out);
+    let mut sink = Sink::new(out, a.len() + b.len() + 1);
     let (mut i, mut j) = (0, 0);
     while i < a.len() || j < b.len() {
         let take_a = j >= b.len() || (i < a.len() && bounds(a[i]).0 <= bounds(b[j]).0);
@@ -139,7 +142,7 @@ pub fn xor(a: &[[u8; 4]], b: &[[u8; 4]], out: &mut Vec<(u16, u16)>) {
 
 /// `a \ b`: each run of `a` minus the runs of `b` that overlap it.
 pub fn difference(a: &[[u8; 4]], b: &[[u8; 4]], out: &mut Vec<(u16, u16)>) {
-    let mut sink = Sink::new(out);
+    let mut sink = Sink::new(out, a.len() + b.len() + 1);
     let mut j = 0;
     for r in a {
         let (s, e) = bounds(*r);
@@ -255,54 +258,62 @@ pub fn run_array_intersects(runs: &[[u8; 4]], array: &[[u8; 2]]) -> bool {
     hit
 }
 
-/// `runs ∪ array`: the array's values outside the runs join as one-value runs.
+/// `runs ∪ array`: the array's values outside the runs join as one-value runs;
+/// those inside a run are skipped by galloping past its end.
 pub fn run_array_union(runs: &[[u8; 4]], array: &[[u8; 2]], out: &mut Vec<(u16, u16)>) {
-    let mut sink = Sink::new(out);
-    let mut values = array
-        .iter()
-        .map(|e| u32::from(u16::from_le_bytes(*e)))
-        .peekable();
+    let mut sink = Sink::new(out, runs.len() + array.len() + 1);
+    let value = |i: usize| u32::from(u16::from_le_bytes(array[i]));
+    let mut i = 0;
     for r in runs {
         let (s, e) = bounds(*r);
-        while let Some(v) = values.next_if(|&v| v < s) {
-            sink.push(v, v);
+        while i < array.len() && value(i) < s {
+            sink.push(value(i), value(i));
+            i += 1;
         }
         sink.push(s, e);
-        while values.next_if(|&v| v <= e).is_some() {}
+        i = match u16::try_from(e + 1) {
+            Ok(past) => gallop(array, i, past),
+            Err(_) => array.len(),
+        };
     }
-    values.for_each(|v| sink.push(v, v));
+    for i in i..array.len() {
+        sink.push(value(i), value(i));
+    }
 }
 
 /// `runs ⊕ array`: each array value inside a run punches a hole in it, each one
 /// outside joins as a one-value run (merged with the runs it touches).
 pub fn run_array_xor(runs: &[[u8; 4]], array: &[[u8; 2]], out: &mut Vec<(u16, u16)>) {
-    let mut sink = Sink::new(out);
-    let mut values = array
-        .iter()
-        .map(|e| u32::from(u16::from_le_bytes(*e)))
-        .peekable();
+    let mut sink = Sink::new(out, runs.len() + array.len() + 1);
+    let value = |i: usize| u32::from(u16::from_le_bytes(array[i]));
+    let mut i = 0;
     for r in runs {
         let (s, e) = bounds(*r);
-        while let Some(v) = values.next_if(|&v| v < s) {
-            sink.push(v, v);
+        while i < array.len() && value(i) < s {
+            sink.push(value(i), value(i));
+            i += 1;
         }
         let mut cur = s;
-        while let Some(v) = values.next_if(|&v| v <= e) {
+        while i < array.len() && value(i) <= e {
+            let v = value(i);
             if v > cur {
                 sink.push(cur, v - 1);
             }
             cur = v + 1;
+            i += 1;
         }
         if cur <= e {
             sink.push(cur, e);
         }
     }
-    values.for_each(|v| sink.push(v, v));
+    for i in i..array.len() {
+        sink.push(value(i), value(i));
+    }
 }
 
 /// `runs \ array`: each array value inside a run punches a hole in it.
 pub fn run_array_difference(runs: &[[u8; 4]], array: &[[u8; 2]], out: &mut Vec<(u16, u16)>) {
-    let mut sink = Sink::new(out);
+    let mut sink = Sink::new(out, runs.len() + array.len() + 1);
     let mut i = 0;
     for r in runs {
         let (s, e) = bounds(*r);
