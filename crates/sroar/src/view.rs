@@ -61,10 +61,12 @@ impl<'a> RoaringView<'a> {
     }
 
     /// Number of containers.
+    #[inline]
     pub fn container_count(&self) -> usize {
         read_u32(self.bytes, 8) as usize
     }
 
+    #[inline]
     pub(crate) fn directory(&self) -> Directory<'a> {
         Directory::new(self.bytes, self.container_count())
     }
@@ -81,6 +83,7 @@ impl<'a> RoaringView<'a> {
     ///
     /// # Panics
     /// If `i >= container_count()`.
+    #[inline]
     pub fn container(&self, i: usize) -> (u64, Container<'a>) {
         let dir = self.directory();
         let n = dir.len();

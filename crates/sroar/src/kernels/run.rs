@@ -86,23 +86,43 @@ impl Drop for Sink<'_> {
     }
 }
 
-/// `a ∩ b`.
-pub fn intersect(a: &[[u8; 4]], b: &[[u8; 4]], out: &mut Vec<(u16, u16)>) {
-    let mut sink = Sink::new(out, a.len() + b.len() + 1);
+/// Calls `f(start, end)` with each non-empty overlap of a run of `a` and a run
+/// of `b`, in increasing order, until `f` returns `false`; returns `false` iff
+/// stopped early.
+#[inline(always)]
+fn for_each_overlap(a: &[[u8; 4]], b: &[[u8; 4]], mut f: impl FnMut(u32, u32) -> bool) -> bool {
+    let (Some(&fa), Some(&fb)) = (a.first(), b.first()) else {
+        return true;
+    };
+    let ((mut sa, mut ea), (mut sb, mut eb)) = (bounds(fa), bounds(fb));
     let (mut i, mut j) = (0, 0);
-    while i < a.len() && j < b.len() {
-        let (sa, ea) = bounds(a[i]);
-        let (sb, eb) = bounds(b[j]);
+    // Only the list that advances is reloaded: the branch predicts well on
+    // real run lists, while a branch-free step would chain every load on it.
+    loop {
         let (s, e) = (sa.max(sb), ea.min(eb));
-        if s <= e {
-            sink.push(s, e);
+        if s <= e && !f(s, e) {
+            return false;
         }
         if ea < eb {
             i += 1;
+            let Some(&r) = a.get(i) else { break };
+            (sa, ea) = bounds(r);
         } else {
             j += 1;
+            let Some(&r) = b.get(j) else { break };
+            (sb, eb) = bounds(r);
         }
     }
+    true
+}
+
+/// `a ∩ b`.
+pub fn intersect(a: &[[u8; 4]], b: &[[u8; 4]], out: &mut Vec<(u16, u16)>) {
+    let mut sink = Sink::new(out, a.len() + b.len() + 1);
+    for_each_overlap(a, b, |s, e| {
+        sink.push(s, e);
+        true
+    });
 }
 
 /// `a ∪ b`.
@@ -173,39 +193,17 @@ pub fn difference(a: &[[u8; 4]], b: &[[u8; 4]], out: &mut Vec<(u16, u16)>) {
 
 /// `|a ∩ b|`.
 pub fn intersect_count(a: &[[u8; 4]], b: &[[u8; 4]]) -> u32 {
-    let (mut i, mut j, mut n) = (0, 0, 0u32);
-    while i < a.len() && j < b.len() {
-        let (sa, ea) = bounds(a[i]);
-        let (sb, eb) = bounds(b[j]);
-        let (s, e) = (sa.max(sb), ea.min(eb));
-        if s <= e {
-            n += e - s + 1;
-        }
-        if ea < eb {
-            i += 1;
-        } else {
-            j += 1;
-        }
-    }
+    let mut n = 0;
+    for_each_overlap(a, b, |s, e| {
+        n += e - s + 1;
+        true
+    });
     n
 }
 
 /// Whether `a ∩ b` is non-empty.
 pub fn intersects(a: &[[u8; 4]], b: &[[u8; 4]]) -> bool {
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() && j < b.len() {
-        let (sa, ea) = bounds(a[i]);
-        let (sb, eb) = bounds(b[j]);
-        if sa.max(sb) <= ea.min(eb) {
-            return true;
-        }
-        if ea < eb {
-            i += 1;
-        } else {
-            j += 1;
-        }
-    }
-    false
+    !for_each_overlap(a, b, |_, _| false)
 }
 
 /// Calls `f(lo, hi)` with the index range of `array` inside each run, in
