@@ -10,8 +10,10 @@
 //!   in one iteration), `contains` (seeded probes), `iter` (sum of all values),
 //!   `open` (the union of the dataset, opened from its bytes);
 //! - form: `bytes` starts from serialized bytes and ends with serialized bytes (or
-//!   the answer, for read-only operations); `mem` starts from opened views / live
-//!   structures;
+//!   the answer, for read-only operations; for `contains`, each probe opens the
+//!   bitmap again, as a query per row does); `mem` starts from opened views / live
+//!   structures; `batch` (`contains` only) opens each bitmap once for all its
+//!   probes;
 //! - library: `sroar` (opened with `from_bytes_unchecked`, as the PostgreSQL
 //!   extension opens stored values), `sroar_checked` (`from_bytes`), `sroar_iter`
 //!   (the plain iterator, against `sroar`'s `next_batch`), `roaring`, `croaring64`,
@@ -41,6 +43,9 @@ use sroar::{ops, RoaringView, Writer};
 /// spread evenly over the bitmaps of the larger `dimension_*` sets.
 const PROBES_PER_DATASET: usize = 200_000;
 const BATCH: usize = 256;
+/// Probes per bitmap in the `contains/bytes` form, where each probe opens
+/// (deserializes) the bitmap again.
+const PROBES_PER_OPEN: usize = 10;
 
 /// Opens a buffer without validation.
 fn open(bytes: &[u8]) -> RoaringView<'_> {
@@ -712,7 +717,34 @@ fn bench_contains(c: &mut Criterion, d: &Data) {
     g.bench_function("treemap", |b| b.iter(|| probe_all!(d.tm, |t| t)));
     g.finish();
 
+    // bytes: every probe starts from the stored bytes, as one `rb_contains` per
+    // row does in the database; the first PROBES_PER_OPEN probes of each bitmap.
+    macro_rules! probe_each {
+        ($bytes:expr, |$s:ident| $open:expr) => {{
+            let mut n = 0usize;
+            for ($s, ps) in $bytes.iter().zip(&d.probes) {
+                for &p in ps.iter().take(PROBES_PER_OPEN) {
+                    n += usize::from($open.contains(p));
+                }
+            }
+            n
+        }};
+    }
     let mut g = d.group(c, "contains", "bytes");
+    g.bench_function("sroar", |b| b.iter(|| probe_each!(d.ours, |x| open(x))));
+    g.bench_function("roaring", |b| {
+        b.iter(|| probe_each!(d.portable, |x| rr_de(x)))
+    });
+    g.bench_function("croaring64", |b| {
+        b.iter(|| probe_each!(d.portable, |x| c64_de(x)))
+    });
+    g.bench_function("treemap", |b| {
+        b.iter(|| probe_each!(d.portable, |x| tm_de(x)))
+    });
+    g.finish();
+
+    // batch: one open (deserialization) per bitmap, then all its probes.
+    let mut g = d.group(c, "contains", "batch");
     g.bench_function("sroar", |b| b.iter(|| probe_all!(d.ours, |x| open(x))));
     g.bench_function("roaring", |b| {
         b.iter(|| probe_all!(d.portable, |x| rr_de(x)))

@@ -159,6 +159,9 @@ def main():
         mem_ratios[op] = r
         _, mem_rr_ratios[op] = op_table(med, op, "mem", libs_m, ["roaring"])
         sections.append(f"### `{op}`, in memory (speedup against the faster CRoaring)\n\n{t}\n")
+        if op == "contains":
+            t, _ = op_table(med, op, "batch", libs_m, OTHERS)
+            sections.append(f"### `contains`, bytes, one open for all probes of a bitmap (no goal)\n\n{t}\n")
 
     out.append("## Targets\n")
     out.append("| target | operation | geomean, 12 datasets | geomean, 12 `@64` | geomean, all 24 | worst (all 24) | verdict, 12 | verdict, 24 |")
