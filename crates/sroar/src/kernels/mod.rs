@@ -23,9 +23,10 @@
 //! | `array::xor` | merge (branchless) / gallop | min/max merge network, keeping lanes unlike both neighbours | (AVX2) |
 //! | `array::difference` | merge (branchless) / gallop | 8×8 block compare, keeping the unmatched lanes | 32×16 broadcast compare + `vpcompressw` |
 //! | `array::ascending_runs` | branch-free pair loop | saturated gaps against a load one value back, 8 or 16 lanes | same on 32 lanes; one masked load up to 32 values |
-//! | `bitmap::{op_into, op_count, intersects, or_assign, or_assign_words, popcount, count_runs, card_and_runs}` | word loop | 256-bit, Harley–Seal + Mula popcount | 512-bit, `vpopcntq` |
-//! | `bitmap::to_array` | `tzcnt` loop | byte table (dense words) | `vpcompressw` |
-//! | `bitmap::{to_runs, set_range, clear_range, flip_range, range_count}` | word masks | – | – |
+//! | `bitmap::{op_into, op_count, intersects, or_assign (counts), or_assign_words, popcount, count_runs, card_and_runs}` | word loop | 256-bit, Harley–Seal + Mula popcount | 512-bit, `vpopcntq` |
+//! | `bitmap::to_array` | `tzcnt` loop | byte table (dense words) | `vpcompressw` per non-empty 512-bit group; `tzcnt` below 1024 bits |
+//! | `bitmap::{edges, to_runs}` | edge words (vectorized) + `to_array` | through `to_array` | through `to_array` |
+//! | `bitmap::{set_range, clear_range, flip_range, range_count}` | word masks | – | – |
 //! | `array_bitmap::*`, `run::*`, `search::lower_bound_u16` | scalar | – | – |
 //! | `search::lower_bound_keys` | branchless binary search | + 16-entry window compare | + 32-entry window compare |
 //!
