@@ -825,3 +825,31 @@ proptest! {
         }
     }
 }
+
+/// `fill_consecutive` on every tier, for every length around the 4- and
+/// 8-lane stores and first values at the edges (the last one wraps).
+#[test]
+fn fill_consecutive_every_tier() {
+    let firsts = [
+        0u64,
+        1,
+        1 << 16,
+        1 << 32,
+        (1 << 48) - 3,
+        u64::MAX - 70,
+        u64::MAX - 5,
+    ];
+    for len in 0..=70usize {
+        for &first in &firsts {
+            let want: Vec<u64> = (0..len as u64).map(|k| first.wrapping_add(k)).collect();
+            for (tier, k) in tiers() {
+                let mut out = vec![7u64; len];
+                (k.fill_consecutive)(&mut out, first);
+                assert_eq!(out, want, "{tier} len {len} first {first}");
+            }
+            let mut out = vec![7u64; len];
+            sroar::kernels::values::fill_consecutive(&mut out, first);
+            assert_eq!(out, want, "dispatched len {len} first {first}");
+        }
+    }
+}

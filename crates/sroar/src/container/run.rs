@@ -260,9 +260,7 @@ impl RunIter<'_> {
             let last = u32::from(self.view.run(self.front).1);
             let take = ((last - self.front_val + 1) as usize).min(want - n);
             let base = high | u64::from(self.front_val);
-            for (k, slot) in out[n..n + take].iter_mut().enumerate() {
-                *slot = base + k as u64;
-            }
+            crate::kernels::values::fill_consecutive(&mut out[n..n + take], base);
             self.front_val += take as u32;
             n += take;
             self.remaining -= take;

@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::OnceLock;
 
 use super::bitmap::BitOp;
-use super::{array, bitmap, search};
+use super::{array, bitmap, search, values};
 
 /// Name of the environment variable that forces a tier.
 pub const ENV_VAR: &str = "SROAR_SIMD";
@@ -139,6 +139,8 @@ pub struct Kernels {
     pub array_ascending_runs: fn(&[[u8; 2]]) -> Option<u32>,
     /// [`bitmap::card_and_runs`].
     pub bitmap_card_and_runs: fn(&[[u8; 8]]) -> (u32, u32),
+    /// [`values::fill_consecutive`].
+    pub fill_consecutive: fn(&mut [u64], u64),
 }
 
 /// The scalar table.
@@ -161,6 +163,7 @@ pub static SCALAR: Kernels = Kernels {
     lower_bound_keys: search::scalar::lower_bound_keys,
     array_ascending_runs: array::scalar::ascending_runs,
     bitmap_card_and_runs: bitmap::scalar::card_and_runs,
+    fill_consecutive: values::scalar::fill_consecutive,
 };
 
 /// Proof that the CPU supports the AVX2 tier. Only this module creates it,

@@ -28,6 +28,7 @@
 //! | `bitmap::{edges, to_runs}` | edge words (vectorized) + `to_array` | through `to_array` | through `to_array` |
 //! | `bitmap::{set_range, clear_range, flip_range, range_count}` | word masks | – | – |
 //! | `array_bitmap::*`, `run::*`, `search::lower_bound_u16` | scalar | – | – |
+//! | `values::fill_consecutive` | vectorized loop (SSE2) | 4 per store | 8 per store |
 //! | `search::lower_bound_keys` | branchless binary search | + 16-entry window compare | + 32-entry window compare |
 //!
 //! Short inputs and very different sizes fall back from a SIMD tier to the
@@ -45,6 +46,7 @@ pub mod bitmap;
 pub mod dispatch;
 pub mod run;
 pub mod search;
+pub mod values;
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;

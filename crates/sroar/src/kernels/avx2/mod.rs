@@ -8,6 +8,7 @@ mod array;
 mod ascending;
 mod bitmap;
 mod search;
+mod values;
 
 use super::dispatch::{Avx2Proof, Kernels, Tier};
 
@@ -30,6 +31,7 @@ static TABLE: Kernels = Kernels {
     lower_bound_keys: search::lower_bound_keys,
     array_ascending_runs: ascending::ascending_runs,
     bitmap_card_and_runs: bitmap::card_and_runs,
+    fill_consecutive: values::fill_consecutive,
 };
 
 /// The AVX2 table; the proof shows the CPU supports it.

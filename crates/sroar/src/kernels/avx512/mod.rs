@@ -8,6 +8,7 @@ mod array;
 mod ascending;
 mod bitmap;
 mod search;
+mod values;
 
 use std::sync::OnceLock;
 
@@ -44,6 +45,7 @@ pub(in crate::kernels) fn table(proof: Avx512Proof) -> &'static Kernels {
         lower_bound_keys: search::lower_bound_keys,
         array_ascending_runs: ascending::ascending_runs,
         bitmap_card_and_runs: bitmap::card_and_runs,
+        fill_consecutive: values::fill_consecutive,
         ..*avx2
     })
 }
