@@ -21,19 +21,25 @@ pub fn bounds(r: [u8; 4]) -> (u32, u32) {
 /// registers until a run that does not touch it shows that it is complete.
 struct Sink<'a> {
     out: &'a mut Vec<(u16, u16)>,
+    /// Runs are written at `out[base + pos]`, in slots sized up front, so that
+    /// a push stores into the slice and the vector's length is set once.
+    base: usize,
+    pos: usize,
     open: bool,
     start: u32,
     end: u32,
 }
 
 impl<'a> Sink<'a> {
-    /// A sink for at most `bound` runs, reserved up front so that no push
-    /// grows the vector.
+    /// A sink for at most `bound` runs.
     #[inline(always)]
     fn new(out: &'a mut Vec<(u16, u16)>, bound: usize) -> Self {
-        out.reserve(bound);
+        let base = out.len();
+        out.resize(base + bound, (0, 0));
         Sink {
             out,
+            base,
+            pos: 0,
             open: false,
             start: 0,
             end: 0,
@@ -73,8 +79,8 @@ impl<'a> Sink<'a> {
 
     #[inline(always)]
     fn flush(&mut self) {
-        self.out
-            .push((self.start as u16, (self.end - self.start) as u16));
+        self.out[self.base + self.pos] = (self.start as u16, (self.end - self.start) as u16);
+        self.pos += 1;
     }
 }
 
@@ -83,6 +89,7 @@ impl Drop for Sink<'_> {
         if self.open {
             self.flush();
         }
+        self.out.truncate(self.base + self.pos);
     }
 }
 
