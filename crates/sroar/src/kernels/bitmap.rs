@@ -101,9 +101,7 @@ pub fn to_array(words: &[u64; WORDS], out: &mut Vec<u16>) {
 /// vectorized pass to an edge bitmap, then the dispatched [`to_array`].
 #[inline]
 pub fn edges(words: &[u64; WORDS], out: &mut Vec<u16>) {
-    let mut e = [0u64; WORDS];
-    scalar::edge_words(words, &mut e);
-    to_array(&e, out)
+    to_array(&scalar::edge_words(words), out)
 }
 
 /// Appends the maximal runs `(start, len - 1)` of set bits to `out` (through
@@ -275,12 +273,13 @@ pub mod scalar {
     }
 
     /// The edge bitmap of [`super::edges`]: bit `k` set where membership
-    /// changes between `k - 1` and `k`. Free of carried state, so it vectorizes.
-    pub fn edge_words(words: &[u64; WORDS], out: &mut [u64; WORDS]) {
-        out[0] = words[0] ^ (words[0] << 1);
-        for (o, w) in out[1..].iter_mut().zip(words.windows(2)) {
-            *o = w[1] ^ ((w[1] << 1) | (w[0] >> 63));
-        }
+    /// changes between `k - 1` and `k`. Built in place of its result (no
+    /// zeroing first) and free of carried state, so it vectorizes.
+    pub fn edge_words(words: &[u64; WORDS]) -> [u64; WORDS] {
+        core::array::from_fn(|i| {
+            let below = if i == 0 { 0 } else { words[i - 1] >> 63 };
+            words[i] ^ ((words[i] << 1) | below)
+        })
     }
 
     /// Calls `f(word, mask)` for every word touched by `start..=end`.
