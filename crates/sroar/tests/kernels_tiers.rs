@@ -853,3 +853,142 @@ fn fill_consecutive_every_tier() {
         }
     }
 }
+
+/// The model of `bits_into`: whole words while they fit, from the first on.
+fn bits_into_model(words: &[u64], base: u64, room: usize) -> (usize, Vec<u64>) {
+    let mut out = Vec::new();
+    for (i, &w) in words.iter().enumerate() {
+        if out.len() + w.count_ones() as usize > room {
+            return (i, out);
+        }
+        out.extend(
+            (0..64)
+                .filter(|b| w >> b & 1 != 0)
+                .map(|b| base + 64 * i as u64 + b),
+        );
+    }
+    (words.len(), out)
+}
+
+fn check_bits_into(words: &[u64], base: u64, room: usize) {
+    let (want_words, want) = bits_into_model(words, base, room);
+    let buf = Buf::u64s(words);
+    for (tier, k) in tiers() {
+        // A sentinel after the room checks that nothing past the values written
+        // is touched.
+        let mut out = vec![7u64; room + 9];
+        let (done, n) = (k.bits_into)(buf.a8(), base, &mut out[..room]);
+        assert_eq!((done, n), (want_words, want.len()), "{tier} room {room}");
+        assert_eq!(&out[..n], &want[..], "{tier} room {room}");
+        assert!(
+            out[n..].iter().all(|&x| x == 7),
+            "{tier} wrote past the values"
+        );
+    }
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// `bits_into` on every tier: bitmaps of every density, output rooms that
+    /// cut a word, bases at the 2^16, 2^32, 2^48 and u64::MAX edges.
+    #[test]
+    fn bits_into_every_tier(
+        w in bitmap(),
+        start in 0usize..1024,
+        len in 0usize..1100,
+        room in 0usize..700,
+        base_sel in 0usize..5,
+    ) {
+        let base = [0u64, 1 << 16, 1 << 32, (1 << 48) - (1 << 16), u64::MAX - 65535][base_sel];
+        let end = (start + len).min(1024);
+        check_bits_into(&w[start..end], base, room);
+    }
+}
+
+/// Full words, empty words and single bits, each with every room from 0 to past
+/// the total (a full word is 64 values, eight 8-lane stores).
+#[test]
+fn bits_into_edges() {
+    let words = [
+        u64::MAX,
+        0,
+        1,
+        1 << 63,
+        0x8000_0000_0000_0001,
+        u64::MAX,
+        0x0F0F_0F0F_0F0F_0F0F,
+    ];
+    let total: usize = words.iter().map(|w| w.count_ones() as usize).sum();
+    for room in 0..=total + 3 {
+        check_bits_into(&words, u64::MAX - 65535, room);
+        check_bits_into(&words, 0, room);
+    }
+}
+
+/// The model of `run::checked_card`: the rule of FORMAT.md, run by run.
+fn checked_card_model(runs: &[(u16, u16)]) -> Option<u32> {
+    let mut card = 0u32;
+    let mut next_min = 0u32;
+    for &(s, l) in runs {
+        let (s, e) = (u32::from(s), u32::from(s) + u32::from(l));
+        if s < next_min || e > 65535 {
+            return None;
+        }
+        card += e - s + 1;
+        next_min = e + 2;
+    }
+    Some(card)
+}
+
+fn check_run_checked_card(runs: &[(u16, u16)]) {
+    let want = checked_card_model(runs);
+    let buf = Buf::runs(runs);
+    for (tier, k) in tiers() {
+        assert_eq!((k.run_checked_card)(buf.a4()), want, "{tier} {runs:?}");
+    }
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// `run::checked_card` on every tier: valid lists, lists with touching runs,
+    /// and arbitrary pairs (mostly invalid: unsorted, overlapping, past 65535).
+    #[test]
+    fn run_checked_card_every_tier(
+        runs in prop_oneof![
+            3 => input_runs(),
+            1 => proptest::collection::vec(any::<(u16, u16)>(), 0..40),
+        ],
+    ) {
+        check_run_checked_card(&runs);
+    }
+}
+
+/// Lists of every length around the 8- and 16-run steps, valid, then broken at
+/// every position in each way the check knows (touching, overlapping, past
+/// 65535), so the first, a middle and the last lane of each step all fail once.
+#[test]
+fn run_checked_card_every_position() {
+    for n in 0..=40u16 {
+        let valid: Vec<(u16, u16)> = (0..n).map(|i| (i * 1000 + 7, 990)).collect();
+        check_run_checked_card(&valid);
+        for i in 0..usize::from(n) {
+            let mut touching = valid.clone();
+            if i > 0 {
+                touching[i].0 = touching[i - 1].0 + touching[i - 1].1 + 1;
+                check_run_checked_card(&touching);
+                let mut overlapping = valid.clone();
+                overlapping[i].0 = overlapping[i - 1].0 + 3;
+                check_run_checked_card(&overlapping);
+            }
+            let mut past_end = valid.clone();
+            past_end[i].1 = u16::MAX - past_end[i].0 + 1;
+            check_run_checked_card(&past_end);
+        }
+    }
+    check_run_checked_card(&[(0, 65535)]);
+    check_run_checked_card(&[(65535, 0)]);
+    check_run_checked_card(&[(65535, 1)]);
+    check_run_checked_card(&[(0, 0), (2, 0), (65534, 1)]);
+}

@@ -170,15 +170,13 @@ fn word_into(mut word: u64, base: u64, out: &mut [u64]) {
 /// # Panics
 /// If the payload has more set bits than `out` has room for (a corrupt buffer).
 pub fn decode_into(payload: &[u8], high: u64, out: &mut [u64]) {
-    let mut n = 0;
-    for (i, w) in payload.as_chunks::<8>().0.iter().enumerate() {
-        let w = u64::from_le_bytes(*w);
-        if w != 0 {
-            let c = w.count_ones() as usize;
-            word_into(w, high | ((i as u64) << 6), &mut out[n..n + c]);
-            n += c;
-        }
-    }
+    let words = payload.as_chunks::<8>().0;
+    let (done, _) = crate::kernels::values::bits_into(words, high, out);
+    assert_eq!(
+        done,
+        words.len(),
+        "bitmap payload holds more values than its cardinality"
+    );
 }
 
 /// Position of the `k`-th set bit of `w` (`k < w.count_ones()`).
@@ -214,34 +212,51 @@ impl BitmapIter<'_> {
     /// many were written.
     pub fn next_batch(&mut self, high: u64, out: &mut [u64]) -> usize {
         let want = out.len().min(self.remaining);
-        let mut n = 0;
-        while n < want {
-            while self.front_bits == 0 {
-                if self.front + 1 >= WORDS {
-                    self.remaining = 0;
-                    return n;
-                }
+        let out = &mut out[..want];
+        let mut n = self.take_front_bits(high, out);
+        if n < want && self.front + 1 < WORDS {
+            // Whole words after the current one go through the dispatched kernel.
+            // `want` never exceeds the values left, so a word the back cursor has
+            // started on never fits whole: the kernel stops before it.
+            let base = high | ((self.front as u64 + 1) * 64);
+            let (done, written) = crate::kernels::values::bits_into(
+                &self.words[self.front + 1..],
+                base,
+                &mut out[n..],
+            );
+            n += written;
+            self.front += done;
+            if n < want && self.front + 1 < WORDS {
+                // The next word does not fit whole: part of it fills the batch.
                 self.front += 1;
                 self.front_bits = u64::from_le_bytes(self.words[self.front]);
-            }
-            let base = high | ((self.front as u64) * 64);
-            let c = self.front_bits.count_ones() as usize;
-            if c <= want - n {
-                // The whole word fits.
-                word_into(self.front_bits, base, &mut out[n..n + c]);
-                self.front_bits = 0;
-                n += c;
-            } else {
-                // Part of the word fills the batch; the rest stays for next time.
-                for slot in &mut out[n..want] {
-                    *slot = base | u64::from(self.front_bits.trailing_zeros());
-                    self.front_bits &= self.front_bits - 1;
-                }
-                n = want;
+                n += self.take_front_bits(high, &mut out[n..]);
             }
         }
-        self.remaining -= n;
+        if n < want {
+            // Out of words: nothing is left, whatever the count said.
+            self.remaining = 0;
+        } else {
+            self.remaining -= n;
+        }
         n
+    }
+
+    /// Writes the current word's unconsumed bits, as many as fit in `out`, and
+    /// returns how many were written.
+    fn take_front_bits(&mut self, high: u64, out: &mut [u64]) -> usize {
+        let base = high | ((self.front as u64) * 64);
+        let c = self.front_bits.count_ones() as usize;
+        if c <= out.len() {
+            word_into(self.front_bits, base, &mut out[..c]);
+            self.front_bits = 0;
+            return c;
+        }
+        for slot in out.iter_mut() {
+            *slot = base | u64::from(self.front_bits.trailing_zeros());
+            self.front_bits &= self.front_bits - 1;
+        }
+        out.len()
     }
 }
 

@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::OnceLock;
 
 use super::bitmap::BitOp;
-use super::{array, bitmap, search, values};
+use super::{array, bitmap, run, search, values};
 
 /// Name of the environment variable that forces a tier.
 pub const ENV_VAR: &str = "SROAR_SIMD";
@@ -141,6 +141,10 @@ pub struct Kernels {
     pub bitmap_card_and_runs: fn(&[[u8; 8]]) -> (u32, u32),
     /// [`values::fill_consecutive`].
     pub fill_consecutive: fn(&mut [u64], u64),
+    /// [`values::bits_into`].
+    pub bits_into: fn(&[[u8; 8]], u64, &mut [u64]) -> (usize, usize),
+    /// [`run::checked_card`].
+    pub run_checked_card: fn(&[[u8; 4]]) -> Option<u32>,
 }
 
 /// The scalar table.
@@ -164,6 +168,8 @@ pub static SCALAR: Kernels = Kernels {
     array_ascending_runs: array::scalar::ascending_runs,
     bitmap_card_and_runs: bitmap::scalar::card_and_runs,
     fill_consecutive: values::scalar::fill_consecutive,
+    bits_into: values::scalar::bits_into,
+    run_checked_card: run::scalar::checked_card,
 };
 
 /// Proof that the CPU supports the AVX2 tier. Only this module creates it,

@@ -2,8 +2,9 @@
 //!
 //! Inputs must be sorted and non-overlapping (adjacent runs are accepted).
 //! Outputs `(start, len - 1)` are appended to `out` and are maximal: sorted
-//! and separated by at least one absent value. Scalar only: run counts are
-//! small and the work is branchy.
+//! and separated by at least one absent value. The set operations are scalar:
+//! run counts are small and the work is branchy. [`checked_card`], the check
+//! of every stored run list, is dispatched.
 
 use super::array::scalar::gallop;
 use super::bitmap::{scalar::set_range, WORDS};
@@ -366,6 +367,32 @@ pub fn contains(runs: &[[u8; 4]], low: u16) -> bool {
     // Number of runs starting at or before `low`.
     let k = runs.partition_point(|r| bounds(*r).0 <= low);
     k > 0 && bounds(runs[k - 1]).1 >= low
+}
+
+/// The cardinality of `runs` if it is a valid stored run list: each run ends at
+/// or before 65535, and starts at least 2 past the end of the one before (so
+/// runs are sorted, apart, and maximal); `None` otherwise.
+#[inline]
+pub fn checked_card(runs: &[[u8; 4]]) -> Option<u32> {
+    (super::dispatch::kernels().run_checked_card)(runs)
+}
+
+/// Portable implementations (also the reference for the SIMD tiers).
+pub mod scalar {
+    /// [`super::checked_card`], without a branch per run (an invalid list is
+    /// rare, and only needs to be found, not located).
+    pub fn checked_card(runs: &[[u8; 4]]) -> Option<u32> {
+        let mut ok = true;
+        let mut card = 0u32;
+        let mut next_min = 0u32;
+        for r in runs {
+            let (s, e) = super::bounds(*r);
+            ok &= s >= next_min && e <= 65535;
+            card = card.wrapping_add(e - s + 1);
+            next_min = e + 2;
+        }
+        ok.then_some(card)
+    }
 }
 
 /// Number of values in the runs.

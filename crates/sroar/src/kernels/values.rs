@@ -15,8 +15,37 @@ pub fn fill_consecutive(out: &mut [u64], first: u64) {
     (kernels().fill_consecutive)(out, first)
 }
 
+/// Writes the set bits of whole words of `words`, from the first on, as
+/// `base + 64 * i + bit` (`i` the word's index in `words`; `base` a multiple of 64)
+/// into `out`, ascending, and stops before the first word whose bits do not all
+/// fit in what is left of `out`. Returns `(words consumed, values written)`.
+/// Nothing past the values written is touched.
+#[inline]
+pub fn bits_into(words: &[[u8; 8]], base: u64, out: &mut [u64]) -> (usize, usize) {
+    (kernels().bits_into)(words, base, out)
+}
+
 /// Portable implementations (also the reference for the SIMD tiers).
 pub mod scalar {
+    /// [`super::bits_into`]: a `tzcnt` per set bit.
+    pub fn bits_into(words: &[[u8; 8]], base: u64, out: &mut [u64]) -> (usize, usize) {
+        let mut n = 0;
+        for (i, w) in words.iter().enumerate() {
+            let mut w = u64::from_le_bytes(*w);
+            let c = w.count_ones() as usize;
+            if c > out.len() - n {
+                return (i, n);
+            }
+            let word_base = base.wrapping_add(64 * i as u64);
+            for slot in &mut out[n..n + c] {
+                *slot = word_base | u64::from(w.trailing_zeros());
+                w &= w.wrapping_sub(1);
+            }
+            n += c;
+        }
+        (words.len(), n)
+    }
+
     /// `out[k] = first + k` (wrapping).
     #[inline]
     pub fn fill_consecutive(out: &mut [u64], first: u64) {

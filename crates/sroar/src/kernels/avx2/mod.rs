@@ -7,6 +7,7 @@
 mod array;
 mod ascending;
 mod bitmap;
+mod run;
 mod search;
 mod values;
 
@@ -32,6 +33,9 @@ static TABLE: Kernels = Kernels {
     array_ascending_runs: ascending::ascending_runs,
     bitmap_card_and_runs: bitmap::card_and_runs,
     fill_consecutive: values::fill_consecutive,
+    // AVX2 has no compress instruction: this tier keeps the `tzcnt` loop.
+    bits_into: crate::kernels::values::scalar::bits_into,
+    run_checked_card: run::checked_card,
 };
 
 /// The AVX2 table; the proof shows the CPU supports it.
