@@ -8,8 +8,9 @@
 //!
 //! Operations: `and`, `or`, `xor`, `andnot`, `and_len` (successive pairs, in
 //! memory), `or_many`, `contains` (every value of every bitmap, and one past it),
-//! `iter` (`next_batch`), `iter_plain`, `open_checked`. Without arguments (as
-//! `cargo bench` runs it) it prints this usage and exits.
+//! `iter` (`next_batch`), `iter_plain`, `open_checked`. It prints the minimum
+//! and median time of one repeat (`SROAR_SIMD` picks the tier). Without
+//! arguments (as `cargo bench` runs it) it prints this usage and exits.
 
 mod common;
 
@@ -81,8 +82,18 @@ fn main() {
     let buffers = common::sroar_buffers(&values);
     let views = common::views(&buffers);
     let mut acc = 0u64;
+    let mut times = Vec::with_capacity(repeats);
     for _ in 0..repeats {
+        let t = std::time::Instant::now();
         acc = acc.wrapping_add(run(op, black_box(&views), &values));
+        times.push(t.elapsed());
     }
-    println!("{dataset} {op} x{repeats}: {acc}");
+    times.sort();
+    // The minimum is the figure least disturbed by other load on a shared machine.
+    println!(
+        "{dataset} {op} x{repeats} (tier {}): {acc}; min {:?}, median {:?}",
+        sroar::kernels::tier(),
+        times.first().copied().unwrap_or_default(),
+        times.get(repeats / 2).copied().unwrap_or_default()
+    );
 }

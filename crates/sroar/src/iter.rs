@@ -64,7 +64,8 @@ impl<'a> Iter<'a> {
     }
 
     /// Decodes up to `out.len()` next values into `out` and returns how many were
-    /// written; 0 means the iterator is exhausted (or `out` is empty).
+    /// written; 0 means the iterator is exhausted (or `out` is empty). Slots of
+    /// `out` past those may be overwritten (the SIMD decoders write whole vectors).
     pub fn next_batch(&mut self, out: &mut [u64]) -> usize {
         let want = out
             .len()

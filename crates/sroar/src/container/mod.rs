@@ -201,7 +201,7 @@ pub enum ContainerIter<'a> {
 
 impl ContainerIter<'_> {
     /// Writes up to `out.len()` next values, each ORed with `high`, and returns how
-    /// many were written.
+    /// many were written. Slots past those may be overwritten.
     pub fn next_batch(&mut self, high: u64, out: &mut [u64]) -> usize {
         match self {
             ContainerIter::Array(it) => it.next_batch(high, out),

@@ -96,6 +96,8 @@ pub type BitmapOpFn = fn(BitOp, &[[u8; 8]], &[[u8; 8]], &mut [u64; 1024]) -> u32
 pub type BitmapCountFn = fn(BitOp, &[[u8; 8]], &[[u8; 8]]) -> u32;
 /// `fn(a, b) -> bool` of a bitmap kernel.
 pub type BitmapTestFn = fn(&[[u8; 8]], &[[u8; 8]]) -> bool;
+/// `fn(words, base, out) -> (words consumed, values written)` of [`values::bits_into`].
+pub type BitsIntoFn = fn(&[[u8; 8]], u64, &mut [u64]) -> (usize, usize);
 
 /// A table of the dispatched kernels of one tier.
 ///
@@ -142,7 +144,7 @@ pub struct Kernels {
     /// [`values::fill_consecutive`].
     pub fill_consecutive: fn(&mut [u64], u64),
     /// [`values::bits_into`].
-    pub bits_into: fn(&[[u8; 8]], u64, &mut [u64]) -> (usize, usize),
+    pub bits_into: BitsIntoFn,
     /// [`run::checked_card`].
     pub run_checked_card: fn(&[[u8; 4]]) -> Option<u32>,
 }

@@ -19,7 +19,8 @@ pub fn fill_consecutive(out: &mut [u64], first: u64) {
 /// `base + 64 * i + bit` (`i` the word's index in `words`; `base` a multiple of 64)
 /// into `out`, ascending, and stops before the first word whose bits do not all
 /// fit in what is left of `out`. Returns `(words consumed, values written)`.
-/// Nothing past the values written is touched.
+/// Up to 8 slots of `out` past the values written may be overwritten (a SIMD
+/// tier writes whole vectors).
 #[inline]
 pub fn bits_into(words: &[[u8; 8]], base: u64, out: &mut [u64]) -> (usize, usize) {
     (kernels().bits_into)(words, base, out)

@@ -33,8 +33,7 @@ static TABLE: Kernels = Kernels {
     array_ascending_runs: ascending::ascending_runs,
     bitmap_card_and_runs: bitmap::card_and_runs,
     fill_consecutive: values::fill_consecutive,
-    // AVX2 has no compress instruction: this tier keeps the `tzcnt` loop.
-    bits_into: crate::kernels::values::scalar::bits_into,
+    bits_into: values::bits_into,
     run_checked_card: run::checked_card,
 };
 

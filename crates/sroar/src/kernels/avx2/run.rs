@@ -19,9 +19,11 @@ fn load(runs: &[[u8; 4]]) -> __m256i {
 
 #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
 fn checked_card_avx2(runs: &[[u8; 4]]) -> Option<u32> {
-    let Some(&first) = runs.first() else {
-        return Some(0);
-    };
+    if runs.len() <= W {
+        // No whole step: the scalar loop, without the vector set-up.
+        return crate::kernels::run::scalar::checked_card(runs);
+    }
+    let first = runs[0];
     let (s0, e0) = bounds(first);
     if e0 > 65535 {
         return None;

@@ -7,7 +7,6 @@
 mod array;
 mod ascending;
 mod bitmap;
-mod run;
 mod search;
 mod values;
 
@@ -47,8 +46,6 @@ pub(in crate::kernels) fn table(proof: Avx512Proof) -> &'static Kernels {
         array_ascending_runs: ascending::ascending_runs,
         bitmap_card_and_runs: bitmap::card_and_runs,
         fill_consecutive: values::fill_consecutive,
-        bits_into: values::bits_into,
-        run_checked_card: run::checked_card,
         ..*avx2
     })
 }
