@@ -184,20 +184,36 @@ impl Writer {
     /// # Panics
     /// If `key` is not greater than the previous key or not below 2^48.
     pub fn push_bitmap(&mut self, key: u64, words: &[u64; WORDS]) {
-        self.push_counted_bitmap(key, words, kernels::bitmap::popcount(words));
+        // One pass counts both: the words' bytes are the serialized bitmap's.
+        #[cfg(target_endian = "little")]
+        let (card, nruns) = kernels::bitmap::card_and_runs(bytemuck::cast_slice(words));
+        #[cfg(not(target_endian = "little"))]
+        let (card, nruns) = (
+            kernels::bitmap::popcount(words),
+            kernels::bitmap::count_runs(words),
+        );
+        self.push_bitmap_counts(key, words, card, nruns);
     }
 
     /// [`Writer::push_bitmap`] for a caller that already knows the cardinality (the
     /// bitmap kernels return it), which saves a popcount pass.
     pub(crate) fn push_counted_bitmap(&mut self, key: u64, words: &[u64; WORDS], card: u32) {
+        if card == 0 {
+            return;
+        }
+        self.push_bitmap_counts(key, words, card, kernels::bitmap::count_runs(words));
+    }
+
+    /// [`Writer::push_bitmap`] with the cardinality and the number of runs known.
+    fn push_bitmap_counts(&mut self, key: u64, words: &[u64; WORDS], card: u32, nruns: u32) {
         debug_assert_eq!(card, kernels::bitmap::popcount(words));
+        debug_assert_eq!(nruns, kernels::bitmap::count_runs(words));
         // Decode runs or values only for the kind that needs them: a result that
         // stays a bitmap is copied as is.
         if card == 0 {
             return;
         }
         self.begin(key);
-        let nruns = kernels::bitmap::count_runs(words);
         let start = self.payload_len();
         let kind = canonical_kind(card, nruns);
         let first = words.iter().position(|&w| w != 0).unwrap_or(0);
