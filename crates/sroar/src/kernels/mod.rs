@@ -27,14 +27,17 @@
 //! | `bitmap::to_array` | `tzcnt` loop | byte table (dense words) | `vpcompressw` per non-empty 512-bit group; `tzcnt` below 1024 bits |
 //! | `bitmap::{edges, to_runs}` | edge words (vectorized) + `to_array` | through `to_array` | through `to_array` |
 //! | `bitmap::{set_range, clear_range, flip_range, range_count}` | word masks | – | – |
-//! | `array_bitmap::*`, `run::*`, `search::lower_bound_u16` | scalar | – | – |
+//! | `array_bitmap::*` | branch-free loops | – (gathers ran at half speed) | – |
+//! | `run::checked_card` (validation) | branch-free loop | 8 runs per step against a load one run back | (AVX2) |
+//! | `run::*` set operations, `search::lower_bound_u16` | scalar | – | – |
 //! | `values::fill_consecutive` | vectorized loop (SSE2) | 4 per store | 8 per store |
+//! | `values::bits_into` (bitmap iteration) | `tzcnt` loop | byte table, 8 lanes per byte (words of 6+ bits) | (AVX2) |
 //! | `search::lower_bound_keys` | branchless binary search | + 16-entry window compare | + 32-entry window compare |
 //!
 //! Short inputs and very different sizes fall back from a SIMD tier to the
 //! next lower one. `unsafe` lives only in the SIMD tier files
-//! (`avx2/{array,ascending,bitmap,search}.rs`,
-//! `avx512/{array,ascending,bitmap,search}.rs`, each starting with
+//! (`avx2/{array,ascending,bitmap,run,search,values}.rs`,
+//! `avx512/{array,ascending,bitmap,search,values}.rs`, each starting with
 //! `#![allow(unsafe_code)]`); every SIMD load and store goes through a
 //! reference of exactly the accessed size (a masked load enables exactly the
 //! lanes of its reference), and the `#[target_feature]` functions are only
