@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
-# Cross-compiles crates/sroar for aarch64 and runs its kernel and model tests under
-# qemu, so the NEON tier is tested on an x86-64 machine (scripts/test.sh runs this as
-# one step).
+# Cross-compiles crates/sroar for aarch64 and runs its tests under qemu, so the NEON
+# tier is tested on an x86-64 machine (scripts/test.sh runs this as one step).
 #
 #   scripts/aarch64.sh                 install what is missing, check, run the tests
 #   scripts/aarch64.sh --install-only  only the Debian packages
@@ -20,8 +19,8 @@ APT_PACKAGES=(rustc-web libstd-rust-web-dev:arm64 libc6:arm64 gcc-aarch64-linux-
     qemu-user)
 
 # Emulation is slow: the kernel tests (the NEON code itself) run their full property
-# case counts, the two model tests (the whole library on every tier, 2.5 minutes at
-# 64 cases under qemu) run MODEL_CASES cases instead of their defaults.
+# case counts, the other tests (model and ops_model run the whole library on every
+# tier: 2 minutes at 64 cases under qemu) run MODEL_CASES cases.
 MODEL_CASES=${PROPTEST_CASES:-64}
 
 install_aarch64_packages() {
@@ -56,15 +55,21 @@ CARGO_ARGS=(--locked -p sroar --target "$TARGET" --target-dir target/aarch64)
 say "cargo check for $TARGET (library, tests, benches)"
 cargo check "${CARGO_ARGS[@]}" --all-targets
 
-# Which test binaries, chosen by time under qemu-aarch64 7.2 on 2 cores: the kernel
-# tests (every kernel on every tier against scalar and a model, ~1 minute) and tier
-# selection (seconds), then the model tests (~2.5 minutes at MODEL_CASES=64). The
-# crate's other test files (unit, interop, validation, ...) run only the default tier
-# and are left out here for time.
+# Every test binary of the crate (not the doctests, which cargo does not run for another
+# target): first the kernel tests (every kernel on every tier against scalar and a
+# model) and tier selection, at their full case counts (~1 minute under qemu-aarch64
+# 7.2); then the unit tests and the other test files, which run the whole library on
+# the NEON tier (the default one there) and, for model and ops_model, on every tier,
+# at PROPTEST_CASES=MODEL_CASES (~3 minutes).
 say "Kernel tests under qemu-aarch64: kernels_tiers kernels_dispatch"
 cargo test "${CARGO_ARGS[@]}" --test kernels_tiers --test kernels_dispatch
-say "Model tests under qemu-aarch64 (PROPTEST_CASES=$MODEL_CASES): model ops_model"
-PROPTEST_CASES=$MODEL_CASES cargo test "${CARGO_ARGS[@]}" --test model --test ops_model
+others=()
+for f in crates/sroar/tests/*.rs; do
+    name=$(basename "$f" .rs)
+    case $name in kernels_tiers | kernels_dispatch) ;; *) others+=(--test "$name") ;; esac
+done
+say "Other tests under qemu-aarch64 (PROPTEST_CASES=$MODEL_CASES): unit tests ${others[*]}"
+PROPTEST_CASES=$MODEL_CASES cargo test "${CARGO_ARGS[@]}" --lib "${others[@]}"
 # kernels_tiers (report_tiers) and kernels_dispatch (detected_family) already fail on
 # aarch64 unless the NEON tier was detected; this prints the tiers into the log.
 say "Tiers detected under qemu-aarch64"

@@ -3,8 +3,8 @@
 # every test and exit non-zero if any fails:
 #   1. formatting and clippy (warnings are errors)
 #   2. crates/sroar: unit, property and interop tests
-#   3. crates/sroar's NEON tier: its kernel and model tests cross-compiled for aarch64
-#      and run under qemu-aarch64 (scripts/aarch64.sh, which installs its packages)
+#   3. crates/sroar's NEON tier: the crate's tests cross-compiled for aarch64 and run
+#      under qemu-aarch64 (scripts/aarch64.sh, which installs its packages)
 #   4. the extension's in-process tests (cargo pgrx test, #[pg_test])
 #   5. the SQL regression suite (pg_regress, tests/sql + tests/expected) against a fresh
 #      throwaway cluster with the release build installed

@@ -236,7 +236,6 @@ struct State {
 fn state() -> &'static State {
     static STATE: OnceLock<State> = OnceLock::new();
     STATE.get_or_init(|| {
-        #[allow(unused_mut)]
         let mut tables: [Option<&'static Kernels>; Tier::ALL.len()] = [None; Tier::ALL.len()];
         tables[Tier::Scalar as usize] = Some(&SCALAR);
         #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
@@ -266,9 +265,9 @@ static ACTIVE: AtomicU8 = AtomicU8::new(UNSET);
 
 /// The tier a request (the value of [`ENV_VAR`]) resolves to on a CPU that
 /// supports the tiers `available`: the best available tier not above the
-/// requested one in [`Tier::ALL`] order (a plain cap at the best tier would
-/// pick `Neon` for `avx2` on x86, which has no NEON); the best available tier
-/// when the request is absent or unknown. `Scalar` is always available, even
+/// requested one in [`Tier::ALL`] order (capping the request at the best
+/// tier would turn `neon` on an AVX2 CPU into `Neon`, which it lacks); the
+/// best available tier when the request is absent or unknown. `Scalar` is always available, even
 /// if `available` omits it.
 pub fn resolve_request(request: Option<&str>, available: &[Tier]) -> Tier {
     let cap = request.and_then(Tier::parse);
