@@ -3,10 +3,12 @@
 # every test and exit non-zero if any fails:
 #   1. formatting and clippy (warnings are errors)
 #   2. crates/sroar: unit, property and interop tests
-#   3. the extension's in-process tests (cargo pgrx test, #[pg_test])
-#   4. the SQL regression suite (pg_regress, tests/sql + tests/expected) against a fresh
+#   3. crates/sroar's NEON tier: the crate's tests cross-compiled for aarch64 and run
+#      under qemu-aarch64 (scripts/aarch64.sh, which installs its packages)
+#   4. the extension's in-process tests (cargo pgrx test, #[pg_test])
+#   5. the SQL regression suite (pg_regress, tests/sql + tests/expected) against a fresh
 #      throwaway cluster with the release build installed
-#   5. the client integration tests (tests/client, the `postgres` crate) against it
+#   6. the client integration tests (tests/client, the `postgres` crate) against it
 # Each runner prints its own summary; a table of all steps closes the run.
 
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -35,6 +37,7 @@ cd "$ROOT"
 step "cargo fmt --check" cargo fmt --all -- --check
 step "cargo clippy -D warnings" cargo clippy --locked --workspace --all-targets -- -D warnings
 step "crates/sroar tests" cargo test --locked -p sroar
+step "crates/sroar NEON tier (aarch64 under qemu)" bash "$ROOT/scripts/aarch64.sh"
 
 PGRX_DATA=$(cluster_dir .pgtest/pgrx)
 as_root mkdir -p "$PGRX_DATA"

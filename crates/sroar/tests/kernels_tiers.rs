@@ -11,7 +11,7 @@ use kernels_common::*;
 use proptest::collection::btree_set;
 use proptest::prelude::*;
 use sroar::kernels::bitmap::BitOp;
-use sroar::kernels::dispatch::SCALAR;
+use sroar::kernels::dispatch::{Tier, SCALAR};
 use sroar::kernels::{array, array_bitmap, bitmap, run, search};
 
 const SENTINEL: u16 = 0xABCD;
@@ -599,6 +599,11 @@ fn report_tiers() {
         t.iter().map(|(t, _)| t.name()).collect::<Vec<_>>()
     );
     assert!(!t.is_empty());
+    // NEON is in the aarch64 baseline: a run there that did not test the
+    // NEON tier would be a detection bug, not a slow CPU.
+    if cfg!(all(target_arch = "aarch64", target_endian = "little")) {
+        assert!(t.iter().any(|(t, _)| *t == Tier::Neon), "NEON tier missing");
+    }
 }
 
 /// The model of `ascending_runs`: strictly increasing, then its maximal runs.

@@ -332,7 +332,13 @@ pub mod scalar {
     /// at `i` already found in `b[..j]`. A non-zero `mask` means that block
     /// was loaded and `b` ran out of blocks, so `b[j..]` is short. `rest`
     /// does what is left after that block (a lower tier).
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    #[cfg_attr(
+        not(any(
+            target_arch = "x86_64",
+            all(target_arch = "aarch64", target_endian = "little")
+        )),
+        allow(dead_code)
+    )]
     pub(crate) fn difference_tail<const W: usize>(
         a: &[[u8; 2]],
         b: &[[u8; 2]],

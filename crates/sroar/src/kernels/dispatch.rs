@@ -1,15 +1,16 @@
 //! The one place that chooses a SIMD tier.
 //!
 //! Detection runs once; the chosen tier is cached. The environment variable
-//! [`ENV_VAR`] (`SROAR_SIMD=scalar|avx2|avx512`) forces a tier, capped at the
-//! best tier the CPU supports; unknown values fall back to detection.
-//! [`set_tier`] changes the tier at run time (mainly for tests and
+//! [`ENV_VAR`] (`SROAR_SIMD=scalar|neon|avx2|avx512`) forces a tier; a tier
+//! the CPU lacks resolves to the best available tier below it in
+//! [`Tier::ALL`] order (see [`resolve_request`]); unknown values fall back to
+//! detection. [`set_tier`] changes the tier at run time (mainly for tests and
 //! benchmarks).
 //!
-//! SIMD tables can only be obtained with a proof token (`Avx2Proof`,
-//! `Avx512Proof`) that only this module can create, and only after runtime
-//! feature detection succeeded. This is what makes the safe function pointers
-//! in a SIMD [`Kernels`] table sound.
+//! SIMD tables can only be obtained with a proof token (`NeonProof`,
+//! `Avx2Proof`, `Avx512Proof`) that only this module can create, and only
+//! after runtime feature detection succeeded. This is what makes the safe
+//! function pointers in a SIMD [`Kernels`] table sound.
 
 use std::fmt;
 use std::sync::atomic::{AtomicU8, Ordering};
@@ -21,12 +22,17 @@ use super::{array, bitmap, run, search, values};
 /// Name of the environment variable that forces a tier.
 pub const ENV_VAR: &str = "SROAR_SIMD";
 
-/// An implementation tier. Tiers are nested: a CPU that supports a tier
-/// supports every lower one.
+/// An implementation tier. Tiers form two families over `Scalar`, each
+/// nested (a CPU that supports a tier supports every lower tier of its
+/// family): `Neon` on aarch64, `Avx2` < `Avx512` on x86-64. The order (of
+/// [`Tier::ALL`] and `Ord`) puts `Neon` below `Avx2`, so that a request for
+/// an x86 tier on aarch64 resolves to `Neon`, and `neon` on x86 to `Scalar`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Tier {
     /// Portable Rust, no `unsafe`.
     Scalar,
+    /// aarch64 Advanced SIMD (NEON, 128-bit).
+    Neon,
     /// x86-64 AVX2 (+ POPCNT, BMI1, BMI2, LZCNT).
     Avx2,
     /// x86-64 AVX-512 F, BW, VL, VPOPCNTDQ, VBMI2 (+ everything of `Avx2`).
@@ -35,12 +41,13 @@ pub enum Tier {
 
 impl Tier {
     /// All tiers, lowest first.
-    pub const ALL: [Tier; 3] = [Tier::Scalar, Tier::Avx2, Tier::Avx512];
+    pub const ALL: [Tier; 4] = [Tier::Scalar, Tier::Neon, Tier::Avx2, Tier::Avx512];
 
     /// Lower-case name, as accepted by [`Tier::parse`] and [`ENV_VAR`].
     pub const fn name(self) -> &'static str {
         match self {
             Tier::Scalar => "scalar",
+            Tier::Neon => "neon",
             Tier::Avx2 => "avx2",
             Tier::Avx512 => "avx512",
         }
@@ -50,6 +57,7 @@ impl Tier {
     pub fn parse(s: &str) -> Option<Tier> {
         match s.trim().to_ascii_lowercase().as_str() {
             "scalar" | "none" | "off" => Some(Tier::Scalar),
+            "neon" => Some(Tier::Neon),
             "avx2" => Some(Tier::Avx2),
             "avx512" | "avx-512" => Some(Tier::Avx512),
             _ => None,
@@ -174,6 +182,15 @@ pub static SCALAR: Kernels = Kernels {
     run_checked_card: run::scalar::checked_card,
 };
 
+/// Proof that the CPU supports the NEON tier. Only this module creates it,
+/// and only after runtime detection.
+#[derive(Clone, Copy)]
+#[cfg_attr(
+    not(all(target_arch = "aarch64", target_endian = "little")),
+    allow(dead_code)
+)]
+pub(crate) struct NeonProof(());
+
 /// Proof that the CPU supports the AVX2 tier. Only this module creates it,
 /// and only after runtime detection.
 #[derive(Clone, Copy)]
@@ -191,6 +208,11 @@ impl Avx512Proof {
     pub(crate) fn avx2(self) -> Avx2Proof {
         Avx2Proof(())
     }
+}
+
+#[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+fn detect_neon() -> Option<NeonProof> {
+    std::arch::is_aarch64_feature_detected!("neon").then_some(NeonProof(()))
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -216,14 +238,18 @@ fn detect_avx512() -> Option<Avx512Proof> {
 
 struct State {
     best: Tier,
-    tables: [Option<&'static Kernels>; 3],
+    tables: [Option<&'static Kernels>; Tier::ALL.len()],
 }
 
 fn state() -> &'static State {
     static STATE: OnceLock<State> = OnceLock::new();
     STATE.get_or_init(|| {
-        #[allow(unused_mut)]
-        let mut tables: [Option<&'static Kernels>; 3] = [Some(&SCALAR), None, None];
+        let mut tables: [Option<&'static Kernels>; Tier::ALL.len()] = [None; Tier::ALL.len()];
+        tables[Tier::Scalar as usize] = Some(&SCALAR);
+        #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+        if let Some(p) = detect_neon() {
+            tables[Tier::Neon as usize] = Some(super::neon::table(p));
+        }
         #[cfg(target_arch = "x86_64")]
         {
             if let Some(p) = detect_avx2() {
@@ -245,19 +271,25 @@ fn state() -> &'static State {
 const UNSET: u8 = u8::MAX;
 static ACTIVE: AtomicU8 = AtomicU8::new(UNSET);
 
-/// The tier a request (the value of [`ENV_VAR`]) resolves to on a CPU whose
-/// best tier is `best`: the requested tier capped at `best`; `best` when the
-/// request is absent or unknown.
-pub fn resolve_request(request: Option<&str>, best: Tier) -> Tier {
-    match request.and_then(Tier::parse) {
-        Some(t) => t.min(best),
-        None => best,
-    }
+/// The tier a request (the value of [`ENV_VAR`]) resolves to on a CPU that
+/// supports the tiers `available`: the best available tier not above the
+/// requested one in [`Tier::ALL`] order (capping the request at the best
+/// tier would turn `neon` on an AVX2 CPU into `Neon`, which it lacks); the
+/// best available tier when the request is absent or unknown. `Scalar` is always available, even
+/// if `available` omits it.
+pub fn resolve_request(request: Option<&str>, available: &[Tier]) -> Tier {
+    let cap = request.and_then(Tier::parse);
+    available
+        .iter()
+        .copied()
+        .filter(|t| cap.is_none_or(|c| *t <= c))
+        .max()
+        .unwrap_or(Tier::Scalar)
 }
 
 fn env_tier() -> Tier {
     let value = std::env::var(ENV_VAR).ok();
-    resolve_request(value.as_deref(), state().best)
+    resolve_request(value.as_deref(), &available_tiers())
 }
 
 #[cold]

@@ -16,28 +16,33 @@
 //! per-tier function tables are reachable through [`dispatch::kernels_for`]
 //! and the scalar versions through each module's `scalar` submodule.
 //!
-//! | kernel | scalar | AVX2 | AVX-512 |
-//! |---|---|---|---|
-//! | `array::{intersect, intersect_count, intersects}` | merge (branchless) / gallop | 8×8 block compare | 32×16 broadcast compare + `vpcompressw` |
-//! | `array::union` | merge (branchless) / gallop | min/max merge network | (AVX2) |
-//! | `array::xor` | merge (branchless) / gallop | min/max merge network, keeping lanes unlike both neighbours | (AVX2) |
-//! | `array::difference` | merge (branchless) / gallop | 8×8 block compare, keeping the unmatched lanes | 32×16 broadcast compare + `vpcompressw` |
-//! | `array::ascending_runs` | branch-free pair loop | saturated gaps against a load one value back, 8 or 16 lanes | same on 32 lanes; one masked load up to 32 values |
-//! | `bitmap::{op_into, op_count, intersects, or_assign (counts), or_assign_words, popcount, count_runs, card_and_runs}` | word loop | 256-bit, Harley–Seal + Mula popcount | 512-bit, `vpopcntq` |
-//! | `bitmap::to_array` | `tzcnt` loop | byte table (dense words) | `vpcompressw` per non-empty 512-bit group; `tzcnt` below 1024 bits |
-//! | `bitmap::{edges, to_runs}` | edge words (vectorized) + `to_array` | through `to_array` | through `to_array` |
-//! | `bitmap::{set_range, clear_range, flip_range, range_count}` | word masks | – | – |
-//! | `array_bitmap::*` | branch-free loops | – (gathers ran at half speed) | – |
-//! | `run::checked_card` (validation) | branch-free loop | 8 runs per step against a load one run back | (AVX2) |
-//! | `run::*` set operations, `search::lower_bound_u16` | scalar | – | – |
-//! | `values::fill_consecutive` | vectorized loop (SSE2) | 4 per store | 8 per store |
-//! | `values::bits_into` (bitmap iteration) | `tzcnt` loop | byte table, 8 lanes per byte (words of 6+ bits) | (AVX2) |
-//! | `search::lower_bound_keys` | branchless binary search | + 16-entry window compare | + 32-entry window compare |
+//! | kernel | scalar | NEON (aarch64) | AVX2 | AVX-512 |
+//! |---|---|---|---|---|
+//! | `array::{intersect, intersect_count, intersects}` | merge (branchless) / gallop | 8×8 block compare (`ext` rotations, `tbl` compaction) | 8×8 block compare | 32×16 broadcast compare + `vpcompressw` |
+//! | `array::union` | merge (branchless) / gallop | min/max merge network | min/max merge network | (AVX2) |
+//! | `array::xor` | merge (branchless) / gallop | min/max merge network, keeping lanes unlike both neighbours | min/max merge network, keeping lanes unlike both neighbours | (AVX2) |
+//! | `array::difference` | merge (branchless) / gallop | 8×8 block compare, keeping the unmatched lanes | 8×8 block compare, keeping the unmatched lanes | 32×16 broadcast compare + `vpcompressw` |
+//! | `array::ascending_runs` | branch-free pair loop | (scalar) | saturated gaps against a load one value back, 8 or 16 lanes | same on 32 lanes; one masked load up to 32 values |
+//! | `bitmap::{op_into, op_count, intersects, or_assign (counts), or_assign_words, popcount, count_runs, card_and_runs}` | word loop | 128-bit, `cnt` + `uadalp` popcount | 256-bit, Harley–Seal + Mula popcount | 512-bit, `vpopcntq` |
+//! | `bitmap::to_array` | `tzcnt` loop | (scalar) | byte table (dense words) | `vpcompressw` per non-empty 512-bit group; `tzcnt` below 1024 bits |
+//! | `bitmap::{edges, to_runs}` | edge words (vectorized) + `to_array` | through `to_array` | through `to_array` | through `to_array` |
+//! | `bitmap::{set_range, clear_range, flip_range, range_count}` | word masks | – | – | – |
+//! | `array_bitmap::*` | branch-free loops | – | – (gathers ran at half speed) | – |
+//! | `run::checked_card` (validation) | branch-free loop | (scalar) | 8 runs per step against a load one run back | (AVX2) |
+//! | `run::*` set operations, `search::lower_bound_u16` | scalar | – | – | – |
+//! | `values::fill_consecutive` | vectorized loop (SSE2 / NEON) | 2 per store | 4 per store | 8 per store |
+//! | `values::bits_into` (bitmap iteration) | `tzcnt` loop | (scalar) | byte table, 8 lanes per byte (words of 6+ bits) | (AVX2) |
+//! | `search::lower_bound_keys` | branchless binary search | + 16-entry window compare | + 16-entry window compare | + 32-entry window compare |
+//!
+//! The NEON tier exists on little-endian aarch64 only; its table takes the
+//! scalar entries (`..SCALAR`) for the kernels marked "(scalar)". Its tests
+//! run under qemu on x86 machines (`scripts/aarch64.sh`).
 //!
 //! Short inputs and very different sizes fall back from a SIMD tier to the
 //! next lower one. `unsafe` lives only in the SIMD tier files
 //! (`avx2/{array,ascending,bitmap,run,search,values}.rs`,
-//! `avx512/{array,ascending,bitmap,search,values}.rs`, each starting with
+//! `avx512/{array,ascending,bitmap,search,values}.rs`,
+//! `neon/{array,bitmap,search,values}.rs`, each starting with
 //! `#![allow(unsafe_code)]`); every SIMD load and store goes through a
 //! reference of exactly the accessed size (a masked load enables exactly the
 //! lanes of its reference), and the `#[target_feature]` functions are only
@@ -55,5 +60,8 @@ pub mod values;
 mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
+// Little-endian only: the NEON kernels read LE bytes straight into lanes.
+#[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+mod neon;
 
 pub use dispatch::{available_tiers, set_tier, tier, Tier, Unsupported};
