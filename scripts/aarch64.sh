@@ -48,7 +48,7 @@ export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER=$RUNNER
 export SROAR_TEST_RUNNER=$RUNNER
 export CC_aarch64_unknown_linux_gnu=aarch64-linux-gnu-gcc
 export AR_aarch64_unknown_linux_gnu=aarch64-linux-gnu-ar
-# Never -C target-cpu=native here: the NEON tier is chosen at run time, and NEON is part
+# No native-CPU target flags here: the NEON tier is chosen at run time, and NEON is part
 # of the aarch64 baseline anyway.
 CARGO_ARGS=(--locked -p sroar --target "$TARGET" --target-dir target/aarch64)
 
