@@ -225,10 +225,12 @@ fn for_each_hit(runs: &[[u8; 4]], array: &[[u8; 2]], mut f: impl FnMut(usize, us
         }
         let (s, e) = bounds(*r);
         i = gallop(array, i, s as u16);
-        let mut k = i;
-        while k < array.len() && u16::from_le_bytes(array[k]) as u32 <= e {
-            k += 1;
-        }
+        // The end by galloping too: a long run can hold thousands of the values.
+        let k = if e >= 65535 {
+            array.len()
+        } else {
+            gallop(array, i, e as u16 + 1)
+        };
         if k > i && !f(i, k) {
             return;
         }
