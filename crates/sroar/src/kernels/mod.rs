@@ -50,6 +50,8 @@
 
 pub mod array;
 pub mod array_bitmap;
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+mod array_tails;
 pub mod bitmap;
 pub mod dispatch;
 pub mod run;

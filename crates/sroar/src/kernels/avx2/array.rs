@@ -18,28 +18,7 @@ use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
 use crate::kernels::array::scalar;
-
-/// `COMPACT[m]`: `pshufb` control moving the 16-bit lanes selected by the bits
-/// of `m` to the front (remaining bytes zeroed).
-static COMPACT: [[u8; 16]; 256] = build_compact();
-
-const fn build_compact() -> [[u8; 16]; 256] {
-    let mut t = [[0x80u8; 16]; 256];
-    let mut m = 0;
-    while m < 256 {
-        let (mut lane, mut k) = (0, 0);
-        while lane < 8 {
-            if m & (1 << lane) != 0 {
-                t[m][2 * k] = 2 * lane as u8;
-                t[m][2 * k + 1] = 2 * lane as u8 + 1;
-                k += 1;
-            }
-            lane += 1;
-        }
-        m += 1;
-    }
-    t
-}
+use crate::kernels::array_tails::{merge3, use_blocks, xor_tail, Last, COMPACT};
 
 #[inline(always)]
 fn get(s: &[[u8; 2]], i: usize) -> u16 {
@@ -205,11 +184,6 @@ fn intersects_avx2(a: &[[u8; 2]], b: &[[u8; 2]]) -> bool {
     }
 }
 
-fn use_blocks(a: &[[u8; 2]], b: &[[u8; 2]]) -> bool {
-    let (s, l) = (a.len().min(b.len()), a.len().max(b.len()));
-    s >= 8 && !scalar::should_gallop(s, l)
-}
-
 /// `a ∩ b`, appended to `out`.
 pub(super) fn intersect(a: &[[u8; 2]], b: &[[u8; 2]], out: &mut Vec<u16>) {
     if !use_blocks(a, b) {
@@ -274,51 +248,6 @@ fn store_unique(old: __m128i, new: __m128i, dst: &mut [MaybeUninit<u16>], pos: u
     keep.count_ones() as usize
 }
 
-/// Scalar end of the union: merges the sorted (possibly duplicated) `x` with
-/// `y` and `z`, dropping duplicates and values equal to `prev`.
-fn merge3(
-    x: &[u16],
-    y: &[[u8; 2]],
-    z: &[[u8; 2]],
-    mut prev: u32,
-    dst: &mut [MaybeUninit<u16>],
-    mut pos: usize,
-) -> usize {
-    const NONE: u32 = u32::MAX;
-    let (mut i, mut j, mut k) = (0, 0, 0);
-    while i < x.len() || (j < y.len() && k < z.len()) {
-        let vx = x.get(i).map_or(NONE, |&v| v as u32);
-        let vy = y.get(j).map_or(NONE, |e| u16::from_le_bytes(*e) as u32);
-        let vz = z.get(k).map_or(NONE, |e| u16::from_le_bytes(*e) as u32);
-        let m = vx.min(vy).min(vz);
-        if vx == m {
-            i += 1;
-        } else if vy == m {
-            j += 1;
-        } else {
-            k += 1;
-        }
-        if m != prev {
-            dst[pos].write(m as u16);
-            pos += 1;
-            prev = m;
-        }
-    }
-    let rest = if j < y.len() { &y[j..] } else { &z[k..] };
-    let mut rest = rest.iter().map(|e| u16::from_le_bytes(*e));
-    if let Some(first) = rest.next() {
-        if first as u32 != prev {
-            dst[pos].write(first);
-            pos += 1;
-        }
-    }
-    for v in rest {
-        dst[pos].write(v);
-        pos += 1;
-    }
-    pos
-}
-
 #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
 fn union_avx2(a: &[[u8; 2]], b: &[[u8; 2]], dst: &mut [MaybeUninit<u16>]) -> usize {
     let (na, nb) = (a.len() / 8, b.len() / 8);
@@ -375,84 +304,6 @@ fn store_single(old: __m128i, new: __m128i, dst: &mut [MaybeUninit<u16>], pos: u
     let keep = !dup & 0xff;
     store8(dst, pos, compact(cur, keep));
     keep.count_ones() as usize
-}
-
-/// The last value of a sorted stream whose successor is not known yet.
-struct Last {
-    value: u16,
-    twice: bool,
-}
-
-impl Last {
-    /// Continues the stream with `m` (>= the last value); writes the last
-    /// value if it turned out to occur once.
-    #[inline(always)]
-    fn push(&mut self, m: u16, dst: &mut [MaybeUninit<u16>], pos: &mut usize) {
-        if m == self.value {
-            self.twice = true;
-        } else {
-            if !self.twice {
-                dst[*pos].write(self.value);
-                *pos += 1;
-            }
-            self.value = m;
-            self.twice = false;
-        }
-    }
-}
-
-/// Scalar end of the xor: the stream ended so far with `last`; it continues
-/// with the merge of the sorted `x` (which may hold equal pairs) with `y` and
-/// `z`. Writes the values that occur once.
-fn xor_tail(
-    mut last: Last,
-    x: &[u16],
-    y: &[[u8; 2]],
-    z: &[[u8; 2]],
-    dst: &mut [MaybeUninit<u16>],
-    mut pos: usize,
-) -> usize {
-    const NONE: u32 = u32::MAX;
-    let (mut i, mut j, mut k) = (0, 0, 0);
-    while i < x.len() || (j < y.len() && k < z.len()) {
-        let vx = x.get(i).map_or(NONE, |&v| v as u32);
-        let vy = y.get(j).map_or(NONE, |e| u16::from_le_bytes(*e) as u32);
-        let vz = z.get(k).map_or(NONE, |e| u16::from_le_bytes(*e) as u32);
-        let m = vx.min(vy).min(vz);
-        if vx == m {
-            i += 1;
-        } else if vy == m {
-            j += 1;
-        } else {
-            k += 1;
-        }
-        last.push(m as u16, dst, &mut pos);
-    }
-    let rest = if j < y.len() { &y[j..] } else { &z[k..] };
-    if let Some((first, more)) = rest.split_first() {
-        last.push(u16::from_le_bytes(*first), dst, &mut pos);
-        if let Some((end, mid)) = more.split_last() {
-            // What is left of one input: distinct values above `first`, so
-            // they occur once, and `first` is settled.
-            if !last.twice {
-                dst[pos].write(last.value);
-                pos += 1;
-            }
-            for e in mid {
-                dst[pos].write(u16::from_le_bytes(*e));
-                pos += 1;
-            }
-            last = Last {
-                value: u16::from_le_bytes(*end),
-                twice: false,
-            };
-        }
-    }
-    if !last.twice {
-        dst[pos].write(last.value);
-        pos += 1;
-    }
-    pos
 }
 
 #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
