@@ -8,8 +8,10 @@
 //!
 //! Operations: `and`, `or`, `xor`, `andnot`, `and_len` (successive pairs, in
 //! memory), `or_many`, `contains` (every value of every bitmap, and one past it),
-//! `iter` (`next_batch`), `iter_plain`, `open_checked`. It prints the minimum
-//! and median time of one repeat (`SROAR_SIMD` picks the tier). Without
+//! `iter` (`next_batch`), `iter_plain`, `open_checked`, and `kinds` (not timed
+//! work: the container kind pairs that successive bitmaps meet, with their
+//! counts and mean cardinalities). It prints the minimum and median time of one
+//! repeat (`SROAR_SIMD` picks the tier). Without
 //! arguments (as `cargo bench` runs it) it prints this usage and exits.
 
 mod common;
@@ -62,6 +64,29 @@ fn run(op: &str, views: &[RoaringView<'_>], values: &[Vec<u64>]) -> u64 {
             .iter()
             .map(|v| RoaringView::from_bytes(v.as_bytes()).map_or(0, |v| v.len()))
             .sum(),
+        "kinds" => {
+            // Not timed work: what the pairwise operations meet, to read a profile by.
+            let mut pairs = std::collections::BTreeMap::new();
+            for w in views.windows(2) {
+                for (key, x) in w[0].containers() {
+                    if let Some(j) = w[1].find_container(key) {
+                        let y = w[1].container(j).1;
+                        let e = pairs
+                            .entry((x.kind().name(), y.kind().name()))
+                            .or_insert((0usize, 0usize, 0usize));
+                        *e = (e.0 + 1, e.1 + x.len(), e.2 + y.len());
+                    }
+                }
+            }
+            for ((kx, ky), (n, cx, cy)) in pairs {
+                println!(
+                    "{kx} & {ky}: {n} pairs, mean cardinalities {} and {}",
+                    cx / n,
+                    cy / n
+                );
+            }
+            0
+        }
         _ => panic!("unknown operation {op:?}"),
     }
 }
