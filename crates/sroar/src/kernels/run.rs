@@ -289,7 +289,9 @@ pub fn intersects(a: &[[u8; 4]], b: &[[u8; 4]]) -> bool {
 }
 
 /// Calls `f(lo, hi)` with the index range of `array` inside each run, in
-/// order, skipping empty ranges.
+/// order, skipping empty ranges (a run split into adjacent pieces may give
+/// adjacent ranges). Walks the runs, or, when they outnumber the values, the
+/// array, galloping through the runs.
 #[inline(always)]
 fn for_each_hit(runs: &[[u8; 4]], array: &[[u8; 2]], mut f: impl FnMut(usize, usize) -> bool) {
     if array_driven(runs, array, 1) {
@@ -365,7 +367,9 @@ pub fn run_array_intersects(runs: &[[u8; 4]], array: &[[u8; 2]]) -> bool {
 }
 
 /// `runs ∪ array`: the array's values outside the runs join as one-value runs;
-/// those inside a run are skipped by galloping past its end.
+/// those inside a run are skipped by galloping past its end. A small array
+/// against many runs is walked the other way: galloping through the runs from
+/// one value to the next, and storing the runs in between as one block.
 pub fn run_array_union(runs: &[[u8; 4]], array: &[[u8; 2]], out: &mut Vec<(u16, u16)>) {
     let mut sink = Sink::new(out, runs.len() + array.len() + 1);
     if array_driven(runs, array, 4) {
