@@ -5,7 +5,6 @@
 //! [`Avx512Proof`] from the dispatcher's runtime detection.
 
 mod array;
-mod ascending;
 mod bitmap;
 mod search;
 mod values;
@@ -43,7 +42,6 @@ pub(in crate::kernels) fn table(proof: Avx512Proof) -> &'static Kernels {
         bitmap_count_runs: bitmap::count_runs,
         bitmap_to_array: bitmap::to_array,
         lower_bound_keys: search::lower_bound_keys,
-        array_ascending_runs: ascending::ascending_runs,
         bitmap_card_and_runs: bitmap::card_and_runs,
         fill_consecutive: values::fill_consecutive,
         ..*avx2
