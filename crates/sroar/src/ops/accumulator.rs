@@ -299,6 +299,35 @@ impl<A: Allocator + Clone> Acc<A> {
         }
     }
 
+    /// `self ∪= chunk`: the values of one container (this key's), sorted ascending
+    /// and distinct. The bitmap form is not counted.
+    fn or_sorted(&mut self, chunk: &[u64]) {
+        if let Acc::Lows(l) = self {
+            if l.len() + chunk.len() <= ARRAY_MAX as usize {
+                return merge_lows(l, chunk.iter().rev().map(|&v| v as u16), chunk.len(), true);
+            }
+        }
+        let w = self.words();
+        for &v in chunk {
+            set(w, v as u16);
+        }
+    }
+
+    /// A scratch container of one key's values, sorted ascending and distinct.
+    fn from_sorted_in(chunk: &[u64], alloc: A) -> Self {
+        if chunk.len() <= ARRAY_MAX as usize {
+            let mut l = Vec::with_capacity_in(chunk.len(), alloc);
+            l.extend(chunk.iter().map(|&v| (v as u16).to_le_bytes()));
+            Acc::Lows(l)
+        } else {
+            let mut w = zeroed(alloc);
+            for &v in chunk {
+                set(&mut w, v as u16);
+            }
+            Acc::Words(w)
+        }
+    }
+
     /// `self ⊕= c`, where `c` holds `card` values. The bitmap form is not counted.
     fn xor(&mut self, c: Container<'_>, card: u32) {
         if let Acc::Lows(l) = self {
@@ -885,6 +914,37 @@ impl<A: Allocator + Clone> OrAccumulator<A> {
         }
         self.store.summary = None;
         true
+    }
+
+    /// Adds `values`, which must be sorted ascending and distinct (checked only in
+    /// debug builds; unsorted input gives a wrong set, never unsafety), one key
+    /// lookup per container.
+    pub fn insert_sorted(&mut self, values: &[u64]) {
+        debug_assert!(values.windows(2).all(|w| w[0] < w[1]));
+        if values.is_empty() {
+            return;
+        }
+        self.store.summary = None;
+        for (i, chunk) in values.chunk_by(|a, b| a >> 16 == b >> 16).enumerate() {
+            if i % 4096 == 4095 {
+                crate::interrupt::check();
+            }
+            let key = chunk[0] >> 16;
+            match self.store.get_mut(key) {
+                Some(e) => {
+                    e.acc.or_sorted(chunk);
+                    e.changed();
+                }
+                None => {
+                    let acc = Acc::from_sorted_in(chunk, self.store.alloc.clone());
+                    let card = match &acc {
+                        Acc::Lows(l) => l.len() as u32,
+                        Acc::Words(_) => chunk.len() as u32,
+                    };
+                    self.store.push(key, acc, card, true);
+                }
+            }
+        }
     }
 
     /// True when no value was added.
