@@ -4,22 +4,21 @@
 //! aggregate). The state type stays `roaring64`, so Citus and parallel plans can ship
 //! partial states, yet no row re-encodes the state:
 //!
-//! - each state owns a memory context that is a direct child of the aggregate
-//!   context, and everything it holds is allocated there (`PallocAlloc`), so nodeAgg
-//!   adopts the object without copying, memory accounting sees it, and deleting the
-//!   context frees it with nothing left behind (no Rust-heap memory, no callback);
+//! - each state and everything it holds is allocated in its call site's arena, a
+//!   direct child of the aggregate context shared by all groups (`super::arena`),
+//!   so nodeAgg adopts the object without copying, memory accounting sees it, and
+//!   resetting the aggregate context frees it with nothing left behind (no
+//!   Rust-heap memory);
 //! - the transition function changes the object in place and returns the same
 //!   read/write pointer, which nodeAgg takes as "changed in place";
 //! - flattening (for output, a window's result, a parallel worker's partial state)
 //!   sizes the canonical bytes once and writes them straight into PostgreSQL's buffer.
-//!
-//! See ../shared/notes/expanded-aggregates.md for how this was established.
 
 use core::ptr::NonNull;
 
 use pgrx::pg_sys;
 use pgrx::prelude::*;
-use sroar::ops::{AndAccumulator, OrAccumulator, XorAccumulator};
+use sroar::ops::{AndAccumulator, BuildAccumulator, XorAccumulator};
 use sroar::RoaringView;
 
 use super::palloc::PallocAlloc;
@@ -27,7 +26,9 @@ use crate::errors;
 
 /// What an aggregate accumulates.
 pub enum Accumulator {
-    Or(OrAccumulator<PallocAlloc>),
+    /// Union (rb_or_agg, rb_build_agg): small sets and single values are buffered
+    /// raw and sorted once when the state is sized; dense sets go to containers.
+    Or(BuildAccumulator<PallocAlloc>),
     And(AndAccumulator<PallocAlloc>),
     Xor(XorAccumulator<PallocAlloc>),
 }
@@ -41,7 +42,7 @@ impl Accumulator {
         }
     }
 
-    pub fn len(&self) -> u64 {
+    pub fn len(&mut self) -> u64 {
         match self {
             Accumulator::Or(a) => a.len(),
             Accumulator::And(a) => a.len(),
@@ -86,28 +87,21 @@ static METHODS: pg_sys::ExpandedObjectMethods = pg_sys::ExpandedObjectMethods {
 pub struct State(NonNull<ExpandedRoaring>);
 
 impl State {
-    /// A new, empty state in its own memory context under `aggcontext`.
+    /// A new, empty state allocated in `arena` (see `super::arena`): a direct child
+    /// of the aggregate context, so that nodeAgg adopts the object as it is.
     pub fn create(
-        aggcontext: pg_sys::MemoryContext,
+        arena: pg_sys::MemoryContext,
         make: impl FnOnce(PallocAlloc) -> Accumulator,
     ) -> State {
-        // SAFETY: aggcontext is the live aggregate context (from AggCheckCallContext);
-        // the new context is its child; the object is palloc'd there (8-aligned, see
-        // the assertion above), its header initialized by EOH_init_header, and its
-        // accumulator written before any read. The allocator's context is the
-        // object's own, which lives exactly as long as the object.
+        // SAFETY: arena is a live context that outlives the object (it is the
+        // object's own context as far as PostgreSQL knows); the object is palloc'd
+        // there (8-aligned, see the assertion above), its header initialized by
+        // EOH_init_header, and its accumulator written before any read.
         unsafe {
-            let cx = pg_sys::AllocSetContextCreateInternal(
-                aggcontext,
-                c"roaring64 aggregate state".as_ptr(),
-                pg_sys::ALLOCSET_DEFAULT_MINSIZE as usize,
-                pg_sys::ALLOCSET_DEFAULT_INITSIZE as usize,
-                pg_sys::ALLOCSET_DEFAULT_MAXSIZE as usize,
-            );
-            let obj = pg_sys::MemoryContextAlloc(cx, size_of::<ExpandedRoaring>())
+            let obj = pg_sys::MemoryContextAlloc(arena, size_of::<ExpandedRoaring>())
                 as *mut ExpandedRoaring;
-            pg_sys::EOH_init_header(&raw mut (*obj).hdr, &METHODS, cx);
-            (&raw mut (*obj).acc).write(make(PallocAlloc::new(cx)));
+            pg_sys::EOH_init_header(&raw mut (*obj).hdr, &METHODS, arena);
+            (&raw mut (*obj).acc).write(make(PallocAlloc::new(arena)));
             State(NonNull::new_unchecked(obj))
         }
     }
@@ -139,7 +133,7 @@ impl State {
     }
 
     /// Whether nodeAgg will adopt this object as the new transition value: its
-    /// context must be a direct child of the aggregate context.
+    /// context (the arena) must be a direct child of the aggregate context.
     pub fn is_owned_by(&self, aggcontext: pg_sys::MemoryContext) -> bool {
         // SAFETY: the object and its context are live (see `State`); the parent field
         // is read directly to spare a guarded FFI call per row.
@@ -185,14 +179,6 @@ impl State {
         // SAFETY: the header is live and initialized; eoh_rw_ptr is its R/W pointer.
         unsafe { pg_sys::Datum::from((*self.0.as_ptr()).hdr.eoh_rw_ptr.as_ptr()) }
     }
-}
-
-/// The aggregate context when called as an aggregate's transition function.
-pub fn agg_context(fcinfo: pg_sys::FunctionCallInfo) -> Option<pg_sys::MemoryContext> {
-    let mut cx: pg_sys::MemoryContext = core::ptr::null_mut();
-    // SAFETY: fcinfo is the call's own; AggCheckCallContext only reads it.
-    let kind = unsafe { pg_sys::AggCheckCallContext(fcinfo, &mut cx) };
-    (kind != 0 && !cx.is_null()).then_some(cx)
 }
 
 #[pg_guard]

@@ -3,15 +3,17 @@
 //! rb_build_agg and the cardinality forms. COMBINEFUNC is the plain pairwise function,
 //! so core parallel aggregation and Citus split them without serial functions.
 
+mod arena;
 mod expanded;
 mod palloc;
 
 use pgrx::prelude::*;
-use sroar::ops::{AndAccumulator, OrAccumulator, XorAccumulator};
+use sroar::ops::{AndAccumulator, BuildAccumulator, XorAccumulator};
 
 use crate::datum::{raw_arg, roaring_arg, RawDatum, RoaringOut};
 use crate::int8;
-use expanded::{agg_context, Accumulator, State};
+use arena::{agg_context, arena};
+use expanded::{Accumulator, State};
 use palloc::PallocAlloc;
 
 #[derive(Clone, Copy)]
@@ -24,7 +26,7 @@ enum Kind {
 impl Kind {
     fn make(self) -> impl FnOnce(PallocAlloc) -> Accumulator {
         move |a| match self {
-            Kind::Or => Accumulator::Or(OrAccumulator::new_in(a)),
+            Kind::Or => Accumulator::Or(BuildAccumulator::new_in(a)),
             Kind::And => Accumulator::And(AndAccumulator::new_in(a)),
             Kind::Xor => Accumulator::Xor(XorAccumulator::new_in(a)),
         }
@@ -42,7 +44,9 @@ impl Kind {
 }
 
 /// The state to change in place: ours and adopted by this aggregate, or a new one
-/// that starts from the incoming value (a flat or foreign state, or NULL).
+/// that starts from the incoming value (a flat state, or NULL). Once adopted, a
+/// state is always handed back as it came, so the executor never deletes it on its
+/// own (its arena is shared; see `arena`).
 fn state_for(
     fcinfo: pg_sys::FunctionCallInfo,
     aggcontext: pg_sys::MemoryContext,
@@ -54,7 +58,7 @@ fn state_for(
             return s;
         }
     }
-    let mut fresh = State::create(aggcontext, kind.make());
+    let mut fresh = State::create(arena(fcinfo, aggcontext), kind.make());
     if let Some(old) = roaring_arg(fcinfo, 0) {
         fresh.acc().add(old.view());
     }
@@ -119,8 +123,18 @@ fn rb_build_trans(fcinfo: pg_sys::FunctionCallInfo) -> RawDatum {
         return RawDatum(Some(out.into_datum_raw()));
     };
     let mut state = state_for(fcinfo, aggcontext, Kind::Or);
-    if let Accumulator::Or(a) = state.acc() {
-        a.insert(x);
+    match state.acc() {
+        Accumulator::Or(a) => a.insert(x),
+        // Another kind of state (a custom aggregate mixing our functions): add
+        // the value as a set rather than drop it.
+        other => {
+            let one =
+                sroar::from_sorted(&[x]).unwrap_or_else(|e| crate::errors::too_large(e.needed));
+            match sroar::RoaringView::from_bytes(&one) {
+                Ok(v) => other.add(v),
+                Err(e) => crate::errors::invalid_binary(e),
+            }
+        }
     }
     RawDatum(Some(state.rw_datum()))
 }
@@ -151,7 +165,7 @@ fn rb_or_internal_trans(fcinfo: pg_sys::FunctionCallInfo) -> pgrx::datum::Intern
     let mut state = match raw_arg(fcinfo, 0) {
         // SAFETY: a non-NULL internal state of this aggregate comes from internal_datum.
         Some(d) => unsafe { State::from_internal(d) },
-        None => State::create(aggcontext, Kind::Or.make()),
+        None => State::create(arena(fcinfo, aggcontext), Kind::Or.make()),
     };
     state.acc().add(value.view());
     pgrx::datum::Internal::from(Some(state.internal_datum()))
