@@ -4,9 +4,10 @@
 -- the extension (as contrib/intarray's install script is). The C symbols named below
 -- are the Rust functions in src/, exported by pgrx as `<name>_wrapper`.
 
+-- STABLE, not IMMUTABLE: it reports the library loaded now, which an upgrade changes.
 CREATE FUNCTION sroar_version() RETURNS text
     AS 'MODULE_PATHNAME', 'sroar_version_wrapper'
-    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+    LANGUAGE C STRICT STABLE PARALLEL SAFE;
 COMMENT ON FUNCTION sroar_version() IS
     'the version of sroar_pg and of the serialized roaring64 format it reads and writes';
 
@@ -24,9 +25,12 @@ CREATE TYPE roaring64;
 CREATE FUNCTION roaring64_in(cstring) RETURNS roaring64
     AS 'MODULE_PATHNAME', 'roaring64_in_wrapper'
     LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+-- STABLE, not IMMUTABLE: the text depends on the setting sroar.output_format (as
+-- timestamptz_out depends on DateStyle), so an expression index on r::text, whose
+-- rows would change with the setting, is refused.
 CREATE FUNCTION roaring64_out(roaring64) RETURNS cstring
     AS 'MODULE_PATHNAME', 'roaring64_out_wrapper'
-    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+    LANGUAGE C STRICT STABLE PARALLEL SAFE;
 CREATE FUNCTION roaring64_recv(internal) RETURNS roaring64
     AS 'MODULE_PATHNAME', 'roaring64_recv_wrapper'
     LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
@@ -393,7 +397,9 @@ CREATE OPERATOR CLASS roaring64_ops DEFAULT FOR TYPE roaring64 USING hash AS
     FUNCTION 1 roaring64_hash(roaring64),
     FUNCTION 2 roaring64_hash_extended(roaring64, int8);
 
--- GIN: the keys are the elements (int8, compared by the core btint8cmp).
+-- GIN: int8 keys compared by the core btint8cmp. A value's keys are the elements of
+-- its array containers and one lossy key per bitmap or run container, so an index
+-- grows with the stored size, not the element count (src/opclass/gin.rs).
 CREATE FUNCTION roaring64_gin_extract_value(roaring64, internal, internal) RETURNS internal
     AS 'MODULE_PATHNAME', 'roaring64_gin_extract_value_wrapper'
     LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
@@ -404,6 +410,9 @@ CREATE FUNCTION roaring64_gin_extract_query(roaring64, internal, int2, internal,
 CREATE FUNCTION roaring64_gin_consistent(internal, int2, roaring64, int4, internal, internal, internal, internal)
     RETURNS bool
     AS 'MODULE_PATHNAME', 'roaring64_gin_consistent_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION roaring64_gin_compare_partial(int8, int8, int2, internal) RETURNS int4
+    AS 'MODULE_PATHNAME', 'roaring64_gin_compare_partial_wrapper'
     LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
 
 CREATE OPERATOR CLASS roaring64_ops DEFAULT FOR TYPE roaring64 USING gin AS
@@ -416,6 +425,7 @@ CREATE OPERATOR CLASS roaring64_ops DEFAULT FOR TYPE roaring64 USING gin AS
     FUNCTION 2 roaring64_gin_extract_value(roaring64, internal, internal),
     FUNCTION 3 roaring64_gin_extract_query(roaring64, internal, int2, internal, internal, internal, internal),
     FUNCTION 4 roaring64_gin_consistent(internal, int2, roaring64, int4, internal, internal, internal, internal),
+    FUNCTION 5 roaring64_gin_compare_partial(int8, int8, int2, internal),
     STORAGE int8;
 
 -- ---------------------------------------------------------------------------
@@ -493,15 +503,12 @@ COMMENT ON FUNCTION rb_runs(roaring64) IS
     'the maximal runs of consecutive elements, ascending, as inclusive (first, last) pairs';
 -- A run that ends at int8 max has no exclusive upper bound: it becomes '[first,)'.
 CREATE FUNCTION rb_to_multirange(roaring64) RETURNS int8multirange
-    AS $$ SELECT coalesce(range_agg(CASE WHEN last = 9223372036854775807 THEN int8range(first, NULL)
-                                         ELSE int8range(first, last + 1) END),
-                          '{}'::int8multirange)
-            FROM rb_runs($1) $$
-    LANGUAGE sql STRICT IMMUTABLE PARALLEL SAFE;
+    AS 'MODULE_PATHNAME', 'rb_to_multirange_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION rb_to_multirange(roaring64) IS 'the set as an int8multirange of its runs';
 CREATE FUNCTION roaring64_from_multirange(int8multirange) RETURNS roaring64
-    AS $$ SELECT coalesce(rb_or_agg(rb_from_range(r)), '{}'::roaring64) FROM unnest($1) r $$
-    LANGUAGE sql STRICT IMMUTABLE PARALLEL SAFE;
+    AS 'MODULE_PATHNAME', 'roaring64_from_multirange_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION roaring64_from_multirange(int8multirange) IS 'the set of the values in the multirange';
 CREATE CAST (roaring64 AS int8multirange) WITH FUNCTION rb_to_multirange(roaring64);
 CREATE CAST (int8multirange AS roaring64) WITH FUNCTION roaring64_from_multirange(int8multirange);

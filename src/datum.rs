@@ -211,6 +211,67 @@ pub fn palloc_varlena<'mcx>(len: usize) -> VarlenaOut<'mcx> {
     }
 }
 
+/// A palloc'd one-dimensional `int8[]` with its header set: fill `data` with the
+/// elements' bit patterns, then return `datum` (through [`ArrayDatum`]).
+pub struct Int8ArrayOut<'mcx> {
+    pub datum: pg_sys::Datum,
+    pub data: &'mcx mut [u64],
+}
+
+/// Header bytes of a one-dimensional array without NULLs: `ArrayType`, one dimension
+/// and one lower bound, MAXALIGNed (`ARR_OVERHEAD_NONULLS(1)`).
+const ARRAY_HEADER: usize = 24;
+
+/// Allocates an `int8[]` of `n` elements in the current memory context, failing with
+/// 54000 before allocating when it would pass PostgreSQL's value limit. The array is
+/// written in place, so every size up to that limit works (no intermediate copy).
+pub fn palloc_int8_array<'mcx>(n: u64) -> Int8ArrayOut<'mcx> {
+    let total = n.saturating_mul(8).saturating_add(ARRAY_HEADER as u64);
+    if total > errors::MAX_VALUE_BYTES as u64 {
+        errors::too_large(total);
+    }
+    if n == 0 {
+        // SAFETY: construct_empty_array returns a palloc'd empty array or raises.
+        let empty = unsafe { pg_sys::construct_empty_array(pg_sys::INT8OID) };
+        return Int8ArrayOut {
+            datum: pg_sys::Datum::from(empty),
+            data: &mut [],
+        };
+    }
+    // SAFETY: palloc returns `total` writable bytes, 8-aligned, or raises an error.
+    // The header (ArrayType, then dims[0] and lbound[0]) is written before anyone can
+    // read the value, and `data` covers exactly the n int8 slots after it.
+    unsafe {
+        let ptr = pg_sys::palloc(total as usize) as *mut u8;
+        let arr = ptr as *mut pg_sys::ArrayType;
+        set_varsize_4b(arr as *mut pg_sys::varlena, total as i32);
+        (*arr).ndim = 1;
+        (*arr).dataoffset = 0;
+        (*arr).elemtype = pg_sys::INT8OID;
+        let dims = ptr.add(size_of::<pg_sys::ArrayType>()) as *mut i32;
+        *dims = n as i32;
+        *dims.add(1) = 1;
+        let data = core::slice::from_raw_parts_mut(ptr.add(ARRAY_HEADER) as *mut u64, n as usize);
+        Int8ArrayOut {
+            datum: pg_sys::Datum::from(ptr),
+            data,
+        }
+    }
+}
+
+/// An array result datum, returned as it is.
+pub struct ArrayDatum(pub pg_sys::Datum);
+
+// SAFETY: the datum is a complete array palloc'd in the call's memory context.
+unsafe impl BoxRet for ArrayDatum {
+    unsafe fn box_into<'fcx>(self, fcinfo: &mut FcInfo<'fcx>) -> Datum<'fcx> {
+        // SAFETY: a valid by-reference datum of the declared return type.
+        unsafe { fcinfo.return_raw_datum(self.0) }
+    }
+}
+
+pgrx::impl_sql_translatable!(ArrayDatum, "int8[]");
+
 /// The unread rest of a binary-receive buffer (a `StringInfo` passed as `internal`),
 /// marked as consumed, as a receive function must.
 pub fn take_stringinfo_rest<'fcx>(buf: pgrx::datum::Internal) -> &'fcx [u8] {

@@ -24,6 +24,14 @@ pub fn to_i64(v: u64) -> i64 {
     (v ^ SIGN) as i64
 }
 
+/// Turns stored u64 values into the bit patterns of their int8 values, in place.
+#[inline]
+pub fn to_i64_bits_in_place(values: &mut [u64]) {
+    for v in values {
+        *v ^= SIGN;
+    }
+}
+
 /// The u64 bounds of the half-open int8 range [start, end); `start >= end` is empty.
 pub fn half_open(start: i64, end: i64) -> (Bound<u64>, Bound<u64>) {
     if start >= end {

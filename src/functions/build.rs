@@ -2,7 +2,7 @@
 
 use pgrx::prelude::*;
 
-use crate::datum::{Roaring, RoaringOut};
+use crate::datum::{palloc_int8_array, ArrayDatum, Roaring, RoaringOut};
 use crate::errors;
 use crate::int8;
 use crate::io::from_int8s;
@@ -27,24 +27,17 @@ fn rb_build_int4(values: Array<i32>) -> RoaringOut {
     )
 }
 
-/// rb_to_array(roaring64) and the roaring64 → int8[] cast: ascending int8 values.
+/// rb_to_array(roaring64) and the roaring64 → int8[] cast: ascending int8 values,
+/// decoded in batches straight into the array's data, then given their sign.
 #[pg_extern(sql = false)]
-fn rb_to_array(r: Roaring) -> Vec<i64> {
+fn rb_to_array(r: Roaring) -> ArrayDatum {
     let view = r.view();
-    // An int8[] carries a 24-byte header and 8 bytes per element.
-    let bytes = view.len().saturating_mul(8).saturating_add(24);
-    if bytes > errors::MAX_VALUE_BYTES as u64 {
-        errors::too_large(bytes);
-    }
-    let mut out = Vec::with_capacity(view.len() as usize);
+    let out = palloc_int8_array(view.len());
     let mut iter = view.iter();
-    let mut batch = [0u64; 1024];
-    loop {
-        let n = iter.next_batch(&mut batch);
-        if n == 0 {
-            return out;
-        }
-        out.extend(batch[..n].iter().map(|&v| int8::to_i64(v)));
+    for chunk in out.data.chunks_mut(1 << 16) {
+        let n = iter.next_batch(chunk);
+        int8::to_i64_bits_in_place(&mut chunk[..n]);
         pgrx::check_for_interrupts!();
     }
+    ArrayDatum(out.datum)
 }

@@ -3,5 +3,6 @@
 mod algebra;
 mod build;
 mod element;
+mod multirange;
 mod range;
 mod scalar;

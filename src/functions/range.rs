@@ -84,16 +84,12 @@ fn rb_flip_int8range(r: Roaring, range: Range<i64>) -> RoaringOut {
 }
 
 /// The maximal runs of consecutive elements, ascending: (first, last) inclusive.
-/// Behind rb_to_multirange and the roaring64 → int8multirange cast.
 #[pg_extern(sql = false)]
 fn rb_runs<'fcx>(r: Roaring<'fcx>) -> TableIterator<'fcx, (name!(first, i64), name!(last, i64))> {
-    let mut values = r.view().iter().map(crate::int8::to_i64).peekable();
-    TableIterator::new(std::iter::from_fn(move || {
-        let first = values.next()?;
-        let mut last = first;
-        while values.peek() == Some(&(last.wrapping_add(1))) && last != i64::MAX {
-            last = values.next()?;
-        }
-        Some((first, last))
-    }))
+    use crate::int8::to_i64;
+    TableIterator::new(
+        r.view()
+            .runs()
+            .map(|(first, last)| (to_i64(first), to_i64(last))),
+    )
 }

@@ -1,21 +1,36 @@
 #![allow(unsafe_code)]
-//! GIN support: the keys of a roaring64 value are its elements, stored as int8 and
-//! compared with the core btint8cmp (STORAGE int8), as intarray's GIN opclass does.
+//! GIN support. Keys are int8 values, compared with the core btint8cmp (STORAGE
+//! int8), and a value's keys scale with its stored size, not its element count:
 //!
-//! | strategy | operator | candidate rows | exact? |
-//! |---|---|---|---|
-//! | 1 | `&&`            | any query element present | yes |
-//! | 2 | `@> roaring64`  | every query element present (an empty query matches all) | yes |
-//! | 3 | `<@ roaring64`  | any query element present, or the row is empty | recheck |
-//! | 4 | `=`             | every query element present (empty query: empty rows) | recheck |
-//! | 5 | `@> int8`       | the element present | yes |
+//! - an **array container** (at most 4096 values, 2 bytes each) gives its elements,
+//!   exact keys as intarray's opclass has them;
+//! - a **bitmap or run container** (dense: up to 65536 values in 8 kB or a few
+//!   runs) gives one lossy *container key*: its last possible value,
+//!   `key << 16 | 0xFFFF`.
 //!
-//! The functions take `fcinfo` and read their arguments raw: GIN passes C pointers
-//! (`int32 *nkeys`, `bool *recheck`, ...) as `internal`, and the query of strategy 5 is
-//! an int8 by value, not a roaring64.
+//! So a posting list of scattered ids keeps one exact key per id, while
+//! `rb_from_range(0, 50000000)` costs 763 keys instead of 50 million. A container
+//! key is also an ordinary element value; a hit on it is never trusted alone: the
+//! row is rechecked. A hit on an element key whose low 16 bits are not all ones can
+//! only come from an array container holding that element, so it is exact.
+//!
+//! | strategy | operator | query keys | candidate when | recheck |
+//! |---|---|---|---|---|
+//! | 1 | `&&`           | small query containers: elements and container key; large: all keys of the container (partial match) | any key | unless an exact element key hit |
+//! | 2 | `@>`           | small: elements and container key; large: container key | every element by its key or its container key | unless every element hit exactly |
+//! | 3 | `<@`           | as for `&&`, plus empty rows | any key, or the row is empty | always |
+//! | 4 | `=`            | as for `@>` (empty query: empty rows) | as for `@>` | always |
+//! | 5 | `@> int8`      | the element and its container key | either | unless the element key hit |
+//!
+//! A query container is *small* when it holds at most 4096 values: a row's array
+//! container can contain all of them only then. The functions take `fcinfo` and
+//! read their arguments raw: GIN passes C pointers (`int32 *nkeys`, `bool *recheck`,
+//! ...) as `internal`, and the query of strategy 5 is an int8 by value.
 
 use pgrx::fcinfo::pg_getarg_datum_raw;
 use pgrx::prelude::*;
+use sroar::container::{Container, ARRAY_MAX};
+use sroar::RoaringView;
 
 use crate::datum::Roaring;
 use crate::errors;
@@ -27,37 +42,129 @@ const CONTAINED_BY: i16 = 3;
 const EQUAL: i16 = 4;
 const CONTAINS_ELEMENT: i16 = 5;
 
-/// The elements of `r` as a palloc'd array of int8 datums, and their number.
-fn element_keys(r: &Roaring) -> (*mut pg_sys::Datum, i32) {
-    let view = r.view();
-    let n = view.len();
-    let bytes = n.saturating_mul(size_of::<pg_sys::Datum>() as u64);
-    if bytes > errors::MAX_VALUE_BYTES as u64 || n > i32::MAX as u64 {
-        errors::too_large(bytes);
+/// The container key of the container holding `v` (a stored u64).
+fn container_key(v: u64) -> u64 {
+    v | 0xFFFF
+}
+
+/// Whether an element key could also be some row's container key.
+fn is_container_key(v: u64) -> bool {
+    v & 0xFFFF == 0xFFFF
+}
+
+/// What one query key stands for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+enum Role {
+    /// An element of a small query container; `ck` is the index of that
+    /// container's key, which may stand in for it (lossily).
+    Element,
+    /// A container key: the lossy stand-in for a small container's elements, or
+    /// the one requirement of a large container (`required`).
+    Container,
+    /// Every key of one container (partial match from the container's first value).
+    Partial,
+}
+
+/// The query's keys and what each stands for, built by extractQuery and read back
+/// by consistent through GIN's `extra_data`.
+#[derive(Clone, Copy)]
+#[repr(C)]
+struct KeyInfo {
+    role: Role,
+    /// For a container key: it must be present by itself (a large container of a
+    /// `@>` or `=` query, or an element that is its own container key).
+    required: bool,
+    /// For an element key: the index of its container's key.
+    ck: u32,
+}
+
+/// A palloc'd array of `n` values, filled by `fill`, which must write all of them.
+///
+/// # Safety
+/// `T` must be plain data that palloc's alignment (8) suits.
+unsafe fn palloc_array<T: Copy>(n: usize, mut fill: impl FnMut(&mut [T])) -> *mut T {
+    let bytes = n.saturating_mul(size_of::<T>());
+    if bytes > errors::MAX_VALUE_BYTES {
+        errors::too_large(bytes as u64);
     }
-    if n == 0 {
-        return (core::ptr::null_mut(), 0);
+    // SAFETY: palloc returns `bytes` writable bytes (at least 1) or raises an error;
+    // the caller's `fill` initializes every element before anyone reads them.
+    unsafe {
+        let ptr = pg_sys::palloc(bytes.max(1)) as *mut T;
+        fill(core::slice::from_raw_parts_mut(ptr, n));
+        ptr
     }
-    // SAFETY: palloc returns room for n datums or raises an error; exactly n are written.
-    let keys = unsafe {
-        let ptr = pg_sys::palloc(bytes as usize) as *mut pg_sys::Datum;
-        core::slice::from_raw_parts_mut(ptr, n as usize)
-    };
-    let mut iter = view.iter();
-    let mut batch = [0u64; 1024];
-    let mut at = 0;
-    loop {
-        let got = iter.next_batch(&mut batch);
-        if got == 0 {
-            break;
+}
+
+fn datum(v: u64) -> pg_sys::Datum {
+    pg_sys::Datum::from(int8::to_i64(v))
+}
+
+/// The index keys of a stored value: the elements of its array containers and the
+/// container key of each other container.
+fn value_keys(view: RoaringView<'_>) -> Vec<u64> {
+    let mut keys = Vec::new();
+    for (i, (key, c)) in view.containers().enumerate() {
+        if i % 4096 == 4095 {
+            pgrx::check_for_interrupts!();
         }
-        for (slot, &v) in keys[at..at + got].iter_mut().zip(&batch[..got]) {
-            *slot = pg_sys::Datum::from(int8::to_i64(v));
+        match c {
+            Container::Array(a) => keys.extend(a.iter().map(|low| key << 16 | u64::from(low))),
+            _ => keys.push(container_key(key << 16)),
         }
-        at += got;
-        pgrx::check_for_interrupts!();
     }
-    (keys.as_mut_ptr(), n as i32)
+    keys
+}
+
+/// A query's keys for `strategy`, with what each stands for.
+fn query_keys(view: RoaringView<'_>, strategy: i16) -> (Vec<u64>, Vec<KeyInfo>) {
+    let all_required = matches!(strategy, CONTAINS | EQUAL);
+    let (mut keys, mut info) = (Vec::new(), Vec::new());
+    for (i, (key, c)) in view.containers().enumerate() {
+        if i % 4096 == 4095 {
+            pgrx::check_for_interrupts!();
+        }
+        let first = key << 16;
+        let ck_value = container_key(first);
+        if c.len() > ARRAY_MAX as usize {
+            let role = if all_required {
+                Role::Container
+            } else {
+                Role::Partial
+            };
+            let value = if all_required { ck_value } else { first };
+            keys.push(value);
+            info.push(KeyInfo {
+                role,
+                required: all_required,
+                ck: 0,
+            });
+            continue;
+        }
+        let ck = keys.len() as u32;
+        keys.push(ck_value);
+        info.push(KeyInfo {
+            role: Role::Container,
+            required: false,
+            ck: 0,
+        });
+        let values = c.iter().map(|low| first | u64::from(low));
+        for v in values {
+            if v == ck_value {
+                // The element is its own container key: a hit on it is lossy.
+                info[ck as usize].required |= all_required;
+            } else {
+                keys.push(v);
+                info.push(KeyInfo {
+                    role: Role::Element,
+                    required: false,
+                    ck,
+                });
+            }
+        }
+    }
+    (keys, info)
 }
 
 /// Writes `value` through the C pointer passed as argument `num`.
@@ -75,9 +182,15 @@ fn roaring64_gin_extract_value(fcinfo: pg_sys::FunctionCallInfo) -> pgrx::datum:
     // SAFETY: GIN calls this with a non-null roaring64 and a valid int32 *nkeys.
     unsafe {
         let r = Roaring::from_raw(pg_getarg_datum_raw(fcinfo, 0));
-        let (keys, n) = element_keys(&r);
+        let keys = value_keys(r.view());
+        let n = i32::try_from(keys.len()).unwrap_or_else(|_| errors::too_large(keys.len() as u64));
+        let out = palloc_array(keys.len(), |d: &mut [pg_sys::Datum]| {
+            for (d, &k) in d.iter_mut().zip(&keys) {
+                *d = datum(k);
+            }
+        });
         set_out_arg::<i32>(fcinfo, 1, n);
-        pgrx::datum::Internal::from(Some(pg_sys::Datum::from(keys)))
+        pgrx::datum::Internal::from(Some(pg_sys::Datum::from(out)))
     }
 }
 
@@ -86,27 +199,74 @@ fn roaring64_gin_extract_value(fcinfo: pg_sys::FunctionCallInfo) -> pgrx::datum:
 #[pg_extern(sql = false)]
 fn roaring64_gin_extract_query(fcinfo: pg_sys::FunctionCallInfo) -> pgrx::datum::Internal {
     // SAFETY: GIN passes the query of the operator's right-hand type, and valid
-    // pointers for nkeys (arg 1) and searchMode (arg 6); strategy is an int2 by value.
+    // pointers for nkeys (arg 1), pmatch (3), extra_data (4) and searchMode (6);
+    // strategy is an int2 by value.
     unsafe {
         let query = pg_getarg_datum_raw(fcinfo, 0);
         let strategy = pg_getarg_datum_raw(fcinfo, 2).value() as i16;
-        if strategy == CONTAINS_ELEMENT {
-            let key = pg_sys::palloc(size_of::<pg_sys::Datum>()) as *mut pg_sys::Datum;
-            *key = query;
-            set_out_arg::<i32>(fcinfo, 1, 1);
-            return pgrx::datum::Internal::from(Some(pg_sys::Datum::from(key)));
-        }
-        let (keys, n) = element_keys(&Roaring::from_raw(query));
-        set_out_arg::<i32>(fcinfo, 1, n);
+        let (keys, info) = if strategy == CONTAINS_ELEMENT {
+            let x = int8::to_u64(query.value() as i64);
+            let mut keys = vec![x];
+            if !is_container_key(x) {
+                keys.push(container_key(x));
+            }
+            (keys, Vec::new())
+        } else {
+            query_keys(Roaring::from_raw(query).view(), strategy)
+        };
+        let n = i32::try_from(keys.len()).unwrap_or_else(|_| errors::too_large(keys.len() as u64));
         let mode = match strategy {
             CONTAINS if n == 0 => pg_sys::GIN_SEARCH_MODE_ALL,
             CONTAINED_BY => pg_sys::GIN_SEARCH_MODE_INCLUDE_EMPTY,
             EQUAL if n == 0 => pg_sys::GIN_SEARCH_MODE_INCLUDE_EMPTY,
-            OVERLAP | CONTAINS | EQUAL => pg_sys::GIN_SEARCH_MODE_DEFAULT,
+            OVERLAP | CONTAINS | EQUAL | CONTAINS_ELEMENT => pg_sys::GIN_SEARCH_MODE_DEFAULT,
             other => errors::invalid_parameter(format!("unknown roaring64 GIN strategy {other}")),
         };
+        let out = palloc_array(keys.len(), |d: &mut [pg_sys::Datum]| {
+            for (d, &k) in d.iter_mut().zip(&keys) {
+                *d = datum(k);
+            }
+        });
+        if !info.is_empty() {
+            let plan = palloc_array(info.len(), |d: &mut [KeyInfo]| {
+                d.copy_from_slice(&info);
+            });
+            // Every key's extra data points at the whole plan: consistent reads it
+            // from the first one.
+            let extra = palloc_array(info.len(), |d: &mut [*mut KeyInfo]| d.fill(plan));
+            set_out_arg(fcinfo, 4, extra);
+            if info.iter().any(|i| i.role == Role::Partial) {
+                let pmatch = palloc_array(info.len(), |d: &mut [bool]| {
+                    for (d, i) in d.iter_mut().zip(&info) {
+                        *d = i.role == Role::Partial;
+                    }
+                });
+                set_out_arg(fcinfo, 3, pmatch);
+            }
+        }
+        set_out_arg::<i32>(fcinfo, 1, n);
         set_out_arg::<i32>(fcinfo, 6, mode as i32);
-        pgrx::datum::Internal::from(Some(pg_sys::Datum::from(keys)))
+        pgrx::datum::Internal::from(Some(pg_sys::Datum::from(out)))
+    }
+}
+
+/// comparePartial(int8 partial_key, int8 key, int2 strategy, internal extra): the
+/// keys of one container (those sharing the partial key's top 48 bits) match; the
+/// scan stops past them.
+#[pg_extern(sql = false)]
+fn roaring64_gin_compare_partial(
+    partial: i64,
+    key: i64,
+    _strategy: i16,
+    _extra: pgrx::datum::Internal,
+) -> i32 {
+    let (p, k) = (int8::to_u64(partial), int8::to_u64(key));
+    if k >> 16 == p >> 16 {
+        0
+    } else if k > p {
+        1
+    } else {
+        -1
     }
 }
 
@@ -114,7 +274,8 @@ fn roaring64_gin_extract_query(fcinfo: pg_sys::FunctionCallInfo) -> pgrx::datum:
 /// internal extra, internal bool *recheck, internal queryKeys, internal nullFlags)
 #[pg_extern(sql = false)]
 fn roaring64_gin_consistent(fcinfo: pg_sys::FunctionCallInfo) -> bool {
-    // SAFETY: GIN passes check[nkeys] and a valid bool *recheck.
+    // SAFETY: GIN passes check[nkeys], the extra_data array extractQuery set (or
+    // null), and a valid bool *recheck.
     unsafe {
         let strategy = pg_getarg_datum_raw(fcinfo, 1).value() as i16;
         let nkeys = pg_getarg_datum_raw(fcinfo, 3).value() as i32;
@@ -124,11 +285,44 @@ fn roaring64_gin_consistent(fcinfo: pg_sys::FunctionCallInfo) -> bool {
         } else {
             &[]
         };
+        let extra = pg_getarg_datum_raw(fcinfo, 4).cast_mut_ptr::<*const KeyInfo>();
+        let info: &[KeyInfo] = if nkeys > 0 && !extra.is_null() && !(*extra).is_null() {
+            core::slice::from_raw_parts(*extra, nkeys as usize)
+        } else {
+            &[]
+        };
         let (matches, recheck) = match strategy {
-            OVERLAP => (check.iter().any(|&c| c), false),
-            CONTAINS | CONTAINS_ELEMENT => (check.iter().all(|&c| c), false),
+            CONTAINS_ELEMENT => {
+                // check[0]: the element's own key; check[1] (if any): its container's.
+                let exact = check.first() == Some(&true) && check.len() == 2;
+                (check.iter().any(|&c| c), !exact)
+            }
+            OVERLAP => {
+                let exact = info
+                    .iter()
+                    .zip(check)
+                    .any(|(i, &c)| c && i.role == Role::Element);
+                (check.iter().any(|&c| c), !exact)
+            }
+            CONTAINS | EQUAL => {
+                let mut all = true;
+                let mut exact = strategy == CONTAINS;
+                for (k, &c) in info.iter().zip(check) {
+                    match k.role {
+                        Role::Element => {
+                            all &= c || check[k.ck as usize];
+                            exact &= c;
+                        }
+                        Role::Container if k.required => {
+                            all &= c;
+                            exact = false;
+                        }
+                        Role::Container | Role::Partial => {}
+                    }
+                }
+                (all, !exact)
+            }
             CONTAINED_BY => (true, true),
-            EQUAL => (check.iter().all(|&c| c), true),
             other => errors::invalid_parameter(format!("unknown roaring64 GIN strategy {other}")),
         };
         set_out_arg::<bool>(fcinfo, 5, recheck);

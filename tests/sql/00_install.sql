@@ -4,7 +4,8 @@ SELECT sroar_version() LIKE 'sroar_pg % (format version 1)' AS version_ok;
 SELECT proname, provolatile, proparallel, proisstrict
   FROM pg_proc WHERE proname = 'sroar_version';
 -- Every function of the extension is IMMUTABLE and PARALLEL SAFE; the list below
--- names any that is not (it should stay empty but for documented exceptions).
+-- names any that is not. Two documented exceptions are STABLE: sroar_version (the
+-- library loaded now) and roaring64_out (it reads sroar.output_format).
 SELECT p.oid::regprocedure AS not_immutable_or_parallel_safe
   FROM pg_depend d JOIN pg_proc p ON p.oid = d.objid
  WHERE d.refclassid = 'pg_extension'::regclass

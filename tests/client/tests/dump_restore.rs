@@ -3,7 +3,9 @@
 //! a run-heavy set of 10^6 values, a dense bitmap-container set) with GIN, btree and
 //! hash indexes is dumped (custom format and plain SQL, with both text output
 //! formats) and restored into a fresh database: every value comes back byte for
-//! byte, and the indexes exist, are valid and are used.
+//! byte, and the indexes exist, are valid and are used. A second table has CHECK
+//! constraints and expression indexes over the int8multirange casts, which
+//! pg_restore evaluates with an empty search_path.
 //! scripts/test.sh starts the server and sets SROAR_PG_PORT.
 
 use std::path::PathBuf;
@@ -44,6 +46,15 @@ INSERT INTO sets
          rb_build(ARRAY[g, g * 7, 65536 + g, -g, 4294967296 * g]),
          rb_build(ARRAY[g % 17, g])
   FROM generate_series(0, 499) g;
+-- Constraints and expression indexes over the multirange casts: pg_restore runs them
+-- with an empty search_path.
+CREATE TABLE ranges (id int PRIMARY KEY,
+                     r roaring64 CHECK (rb_to_multirange(r) <> '{[666,667)}'),
+                     m int8multirange CHECK (m::roaring64 <> '{666}'));
+INSERT INTO ranges VALUES (1, '{1,2,3,10}', '{[1,4),[10,11)}'), (2, '{}', '{}');
+CREATE INDEX ranges_runs ON ranges ((rb_to_multirange(r)));
+CREATE INDEX ranges_set ON ranges ((m::roaring64));
+ANALYZE ranges;
 CREATE INDEX sets_r_gin ON sets USING gin (r);
 CREATE INDEX sets_r_btree ON sets (r) WHERE octet_length(r::bytea) <= 2000;
 CREATE INDEX sets_s_btree ON sets (s);
@@ -276,6 +287,26 @@ fn round_trip(tag: &str, format: Format, output_format: &str) {
     for (name, valid, ready, _) in indexes(&mut d) {
         assert!(valid && ready, "{tag}: index {name} is valid and ready");
     }
+    // The table whose constraints and indexes call the multirange casts came back.
+    let ranges: Vec<(i32, bool)> = d
+        .query(
+            "SELECT id, rb_to_multirange(r) = m FROM ranges ORDER BY id",
+            &[],
+        )
+        .unwrap()
+        .iter()
+        .map(|r| (r.get(0), r.get(1)))
+        .collect();
+    assert_eq!(ranges, [(1, true), (2, true)], "{tag}: ranges rows");
+    let range_indexes: i64 = d
+        .query_one(
+            "SELECT count(*) FROM pg_index WHERE indrelid = 'ranges'::regclass
+               AND indisvalid AND indisready",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert_eq!(range_indexes, 3, "{tag}: ranges indexes");
     // btree structure and heap agreement (amcheck, with heapallindexed).
     d.batch_execute("CREATE EXTENSION IF NOT EXISTS amcheck")
         .unwrap();
