@@ -91,9 +91,10 @@ cluster_dir() {
     fi
 }
 
-# start_cluster DIR PORT [fresh]: initdb if needed, then (re)start on 127.0.0.1:PORT.
+# start_cluster DIR PORT [fresh] [SETTINGS]: initdb if needed, then (re)start on
+# 127.0.0.1:PORT. SETTINGS (postgresql.conf lines) are added to a new cluster.
 start_cluster() {
-    local dir=$1 port=$2 fresh=${3:-}
+    local dir=$1 port=$2 fresh=${3:-} settings=${4:-}
     if [ -f "$dir/postmaster.pid" ]; then
         as_postgres "$PGBIN/pg_ctl" -D "$dir" -m fast stop >/dev/null 2>&1 || true
     fi
@@ -109,6 +110,7 @@ port = $port
 listen_addresses = '127.0.0.1'
 unix_socket_directories = '$dir'
 fsync = off
+$settings
 EOF
     fi
     as_postgres "$PGBIN/pg_ctl" -D "$dir" -l "$dir/server.log" -w -t 60 start >/dev/null

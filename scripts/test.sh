@@ -9,6 +9,9 @@
 #   5. the SQL regression suite (pg_regress, tests/sql + tests/expected) against a fresh
 #      throwaway cluster with the release build installed
 #   6. the client integration tests (tests/client, the `postgres` crate) against it
+#   7. the benchmark runner on small data (scripts/bench.sh --smoke, its own cluster):
+#      every workload runs, so the benchmark code cannot rot, and its checks pass
+#      (answers that agree, no update lost under 8 concurrent clients)
 # Each runner prints its own summary; a table of all steps closes the run.
 
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -73,6 +76,8 @@ else
     results+=("FAILED  start test cluster (see $DATA/server.log)")
     failed=$((failed + 1))
 fi
+
+step "benchmark smoke run (scripts/bench.sh --smoke)" bash "$ROOT/scripts/bench.sh" --smoke
 
 say "Summary"
 printf '  %s\n' "${results[@]}"

@@ -32,6 +32,7 @@ pub mod range;
 pub mod runs;
 pub mod shift;
 mod sign;
+pub mod signed;
 pub mod sorted;
 pub mod stats;
 pub mod view;

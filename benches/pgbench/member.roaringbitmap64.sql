@@ -1,0 +1,4 @@
+-- Membership of a random value in a random row's set.
+\set k random(1, :rows)
+\set x random(0, 1099511627775)
+SELECT p @> :x::int8 FROM pb_p WHERE id = :k;

@@ -1,0 +1,171 @@
+//! Side-by-side measurement: every system's form of a workload runs in the same
+//! session, after one warm-up each, interleaved (A B C A B C ...), and the results
+//! are kept as one record per system.
+
+use serde::Serialize;
+
+use crate::db::Db;
+
+/// The systems compared.
+pub const R64: &str = "roaring64";
+pub const RB64: &str = "roaringbitmap64";
+pub const ARR: &str = "int8[]";
+pub const EDGES: &str = "edge table";
+
+/// One measurement of one system on one workload and case.
+#[derive(Clone, Debug, Serialize)]
+pub struct Record {
+    /// "group/workload", e.g. "aggregates/rb_or_agg".
+    pub workload: String,
+    /// The data it ran on, e.g. "census1881" or "8 clients".
+    pub case: String,
+    pub system: String,
+    pub median_ms: Option<f64>,
+    pub min_ms: Option<f64>,
+    pub max_ms: Option<f64>,
+    /// max - min over the repetitions.
+    pub spread_ms: Option<f64>,
+    pub reps: u32,
+    /// Rows the workload reads or writes, where it has a meaning.
+    pub rows: Option<u64>,
+    /// Bytes: stored size, index size, data sent, or peak memory growth.
+    pub bytes: Option<u64>,
+    /// pgbench: transactions per second, mean and 99th-percentile latency.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tps: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub p99_ms: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+impl Record {
+    pub fn new(workload: &str, case: &str, system: &str) -> Record {
+        Record {
+            workload: workload.to_owned(),
+            case: case.to_owned(),
+            system: system.to_owned(),
+            median_ms: None,
+            min_ms: None,
+            max_ms: None,
+            spread_ms: None,
+            reps: 0,
+            rows: None,
+            bytes: None,
+            tps: None,
+            p99_ms: None,
+            note: None,
+        }
+    }
+
+    /// A record of timings (ms).
+    pub fn timed(workload: &str, case: &str, system: &str, samples: &[f64]) -> Record {
+        let mut r = Record::new(workload, case, system);
+        if !samples.is_empty() {
+            let mut s = samples.to_vec();
+            s.sort_by(f64::total_cmp);
+            let median = if s.len() % 2 == 1 {
+                s[s.len() / 2]
+            } else {
+                (s[s.len() / 2 - 1] + s[s.len() / 2]) / 2.0
+            };
+            r.median_ms = Some(median);
+            r.min_ms = Some(s[0]);
+            r.max_ms = Some(s[s.len() - 1]);
+            r.spread_ms = Some(s[s.len() - 1] - s[0]);
+            r.reps = s.len() as u32;
+        }
+        r
+    }
+
+    pub fn bytes(mut self, bytes: u64) -> Record {
+        self.bytes = Some(bytes);
+        self
+    }
+
+    pub fn rows(mut self, rows: u64) -> Record {
+        self.rows = Some(rows);
+        self
+    }
+}
+
+/// One system's statement for a workload (timed server-side by EXPLAIN ANALYZE).
+pub struct Variant {
+    pub system: &'static str,
+    pub sql: String,
+}
+
+pub fn v(system: &'static str, sql: impl Into<String>) -> Variant {
+    Variant {
+        system,
+        sql: sql.into(),
+    }
+}
+
+/// Runs `variants` interleaved: a warm-up of each, then `reps` rounds in which each
+/// runs once. A variant whose warm-up took over 2 s runs in the first round only
+/// (over 0.5 s: in three), so that a slow baseline does not dominate the run; its
+/// record says how many repetitions it had.
+pub fn interleaved(
+    db: &mut Db,
+    workload: &str,
+    case: &str,
+    setup: &str,
+    variants: &[Variant],
+    reps: u32,
+) -> Vec<Record> {
+    if !setup.is_empty() {
+        db.exec(setup);
+    }
+    let warm: Vec<f64> = variants.iter().map(|x| db.execution_ms(&x.sql)).collect();
+    let limit: Vec<u32> = warm
+        .iter()
+        .map(|&ms| {
+            if ms > 2000.0 {
+                1
+            } else if ms > 500.0 {
+                reps.min(3)
+            } else {
+                reps
+            }
+        })
+        .collect();
+    let mut samples = vec![Vec::new(); variants.len()];
+    for round in 0..reps {
+        for (i, x) in variants.iter().enumerate() {
+            if round < limit[i] {
+                samples[i].push(db.execution_ms(&x.sql));
+            }
+        }
+    }
+    if !setup.is_empty() {
+        db.exec("RESET ALL");
+    }
+    variants
+        .iter()
+        .zip(&samples)
+        .map(|(x, s)| Record::timed(workload, case, x.system, s))
+        .collect()
+}
+
+/// Runs `f` (a timed action, in ms) `reps` times for each system, interleaved,
+/// after no warm-up (for statements that change state: DDL, COPY).
+pub fn interleaved_with(
+    workload: &str,
+    case: &str,
+    systems: &[&'static str],
+    reps: u32,
+    mut f: impl FnMut(&'static str) -> f64,
+) -> Vec<Record> {
+    let mut samples = vec![Vec::new(); systems.len()];
+    for _ in 0..reps {
+        for (i, &s) in systems.iter().enumerate() {
+            samples[i].push(f(s));
+        }
+    }
+    systems
+        .iter()
+        .zip(&samples)
+        .map(|(&s, x)| Record::timed(workload, case, s, x))
+        .collect()
+}

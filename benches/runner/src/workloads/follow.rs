@@ -1,0 +1,135 @@
+//! The follow-graph example (examples/follow_graph): load a power-law follow graph
+//! as roaring64 sets and as an edge table, check that both answer alike, then run
+//! each question under pgbench at 8 clients.
+
+use follow_graph::{generate, load_edges, load_users, script, statement, QUESTIONS};
+
+use crate::measure::{Record, ARR, EDGES, R64, RB64};
+use crate::workloads::pgbench::{record, run, script_name};
+use crate::{step, Config, Ctx, Step};
+
+pub fn steps(cfg: &Config) -> Vec<Step> {
+    let users = cfg.pick(10_000u32, 1_000_000);
+    let secs = cfg.pick(2u32, 10);
+    let mut steps = vec![step(
+        "follow_graph",
+        format!("load {users} users"),
+        move |ctx: &mut Ctx| load(ctx, users),
+    )];
+    steps.push(step(
+        "follow_graph",
+        "answers agree",
+        move |ctx: &mut Ctx| agree(ctx, users),
+    ));
+    for q in QUESTIONS {
+        steps.push(step(
+            "follow_graph",
+            format!("{q} under pgbench"),
+            move |ctx: &mut Ctx| {
+                let mut systems = vec![R64, EDGES];
+                if q == "common_count" {
+                    systems = ctx.present(&[R64, RB64, ARR, EDGES]);
+                }
+                let mut recs = Vec::new();
+                for system in systems {
+                    let path = ctx.cfg.root.join(format!(
+                        "examples/follow_graph/pgbench/{q}.{}.sql",
+                        script_name(system)
+                    ));
+                    let r = run(ctx, &path, 8, secs, &[("users", users.to_string())]);
+                    recs.push(record(
+                        &format!("follow_graph/{q}"),
+                        "8 clients",
+                        system,
+                        &r,
+                    ));
+                }
+                ctx.add(recs);
+            },
+        ));
+    }
+    steps
+}
+
+fn load(ctx: &mut Ctx, users: u32) {
+    let g = generate(users);
+    let case = format!("{} users, {} follows", g.users(), g.edges());
+    let sets = load_users(&mut ctx.db.client, &g).expect("load users");
+    let edges = load_edges(&mut ctx.db.client, &g).expect("load follows");
+    let size = |ctx: &mut Ctx, t: &str| {
+        ctx.db.i64(&format!("SELECT pg_total_relation_size('{t}')")) as u64
+    };
+    let mut r = Record::timed(
+        "follow_graph/load",
+        &case,
+        R64,
+        &[sets.elapsed.as_secs_f64() * 1e3],
+    );
+    r.bytes = Some(size(ctx, "users"));
+    r.rows = Some(u64::from(g.users()));
+    let mut e = Record::timed(
+        "follow_graph/load",
+        &case,
+        EDGES,
+        &[edges.elapsed.as_secs_f64() * 1e3],
+    );
+    e.bytes = Some(size(ctx, "follows"));
+    e.rows = Some(g.edges());
+    e.note = Some("includes building its two btree indexes".into());
+    let mut recs = vec![r];
+    // The same sets as roaringbitmap64 and int8[], for the first question.
+    if ctx.db.has_rb64 {
+        ctx.db.exec(
+            "DROP TABLE IF EXISTS users_p;
+             CREATE TABLE users_p AS SELECT uid, rb64_build(rb_to_array(followers)) AS followers,
+                                            rb64_build(rb_to_array(following)) AS following FROM users;
+             ALTER TABLE users_p ADD PRIMARY KEY (uid);",
+        );
+        ctx.db.vacuum(&["users_p"]);
+        recs.push(Record::new("follow_graph/load", &case, RB64).bytes(size(ctx, "users_p")));
+    }
+    ctx.db.exec(
+        "DROP TABLE IF EXISTS users_a;
+         CREATE TABLE users_a AS SELECT uid, rb_to_array(followers) AS followers,
+                                        rb_to_array(following) AS following FROM users;
+         ALTER TABLE users_a ADD PRIMARY KEY (uid);",
+    );
+    ctx.db.vacuum(&["users_a"]);
+    recs.push(Record::new("follow_graph/load", &case, ARR).bytes(size(ctx, "users_a")));
+    recs.push(e);
+    ctx.add(recs);
+}
+
+/// Every question gives the same answer from the sets as from the edge table.
+fn agree(ctx: &mut Ctx, users: u32) {
+    let u = i64::from(users);
+    let pairs = [(2i64, 1i64), (u / 2, 3), (u, 1), (17, u / 100 + 1), (1, 2)];
+    for q in QUESTIONS {
+        let r = statement(script(q, "roaring64").unwrap());
+        let e = statement(script(q, "edges").unwrap());
+        for (a, b) in pairs {
+            let params: Vec<&(dyn postgres::types::ToSql + Sync)> = if r.contains("$2") {
+                vec![&a, &b]
+            } else {
+                vec![&a]
+            };
+            let value = |ctx: &mut Ctx, sql: &str| -> String {
+                let row = ctx.db.query_one(sql, &params);
+                row.try_get::<_, Option<i64>>(0)
+                    .map(|v| format!("{}", v.unwrap_or(0)))
+                    .or_else(|_| {
+                        row.try_get::<_, Option<Vec<i64>>>(0)
+                            .map(|v| format!("{:?}", v.unwrap_or_default()))
+                    })
+                    .unwrap_or_else(|e| panic!("{sql}: {e}"))
+            };
+            let (x, y) = (value(ctx, &r), value(ctx, &e));
+            if x != y {
+                ctx.fail(format!(
+                    "follow_graph {q} for A={a}, B={b}: roaring64 {x}, edge table {y}"
+                ));
+            }
+        }
+    }
+    ctx.note("follow graph: roaring64 and the edge table answer every question alike");
+}

@@ -1,0 +1,4 @@
+-- Who that A follows also follows B: how many (B among the most followed 1%).
+\set a random(1, :users)
+\set b random(1, :users / 100 + 1)
+SELECT rb64_and_cardinality(a.following, b.followers) FROM users_p a, users_p b WHERE a.uid = :a AND b.uid = :b;

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# The README's benchmark command: roaring64 against pg_roaringbitmap and int8[] on
+# the workloads users run, side by side in one run, on a fresh throwaway cluster of
+# its own (as test.sh does). BENCHMARKS.md says what each workload measures.
+#
+#   scripts/bench.sh                 the full run (about an hour on 2 cores)
+#   scripts/bench.sh --smoke         every workload on small data (a few minutes; CI runs it)
+#   scripts/bench.sh [--smoke] --only aggregates,gin   some groups only
+#   scripts/bench.sh --publish       also copy the results to benches/results/
+#
+# It installs what is missing (as setup.sh does), builds pg_roaringbitmap 1.2 from
+# ../shared/vendor when its tarball is there (scripts/pg_roaringbitmap.sh; without it
+# that column is skipped, with a note), builds the runner (benches/runner), and
+# writes target/bench/results.json, tables.md and summary.svg. It exits non-zero if
+# a workload fails or a check fails (answers that disagree, a lost update).
+
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+smoke=
+for a in "$@"; do
+    [ "$a" = --smoke ] && smoke=1
+done
+
+install_prerequisites
+install_extension
+bash "$ROOT/scripts/pg_roaringbitmap.sh" ||
+    echo "note: pg_roaringbitmap could not be built; the benchmark runs without it"
+
+say "Building the benchmark runner"
+(cd "$ROOT" && cargo build --release --locked --quiet -p sroar_bench)
+
+DATA=$(cluster_dir .pgbench)
+stop_cluster "$DATA" 2>/dev/null || true
+PORT=${SROAR_PG_BENCH_PORT:-$(free_port 15434)}
+if [ -n "$smoke" ]; then
+    MEM="shared_buffers = 256MB"
+else
+    MEM="shared_buffers = 2GB"
+fi
+# A quiet server: no JIT, no autovacuum, no checkpoints or commit flushes in the
+# middle of a measurement (the cluster is thrown away).
+SETTINGS="$MEM
+work_mem = 64MB
+maintenance_work_mem = 1GB
+max_wal_size = 8GB
+checkpoint_timeout = 30min
+synchronous_commit = off
+autovacuum = off
+jit = off"
+say "Benchmark cluster: $DATA on port $PORT"
+start_cluster "$DATA" "$PORT" fresh "$SETTINGS"
+trap 'stop_cluster "$DATA"' EXIT
+pg "$PORT" -q -d postgres -c 'CREATE DATABASE sroar_bench'
+
+"$ROOT/target/release/sroar_bench" \
+    --conn "host=127.0.0.1 port=$PORT user=postgres dbname=sroar_bench" \
+    --pgbin "$PGBIN" --out "$ROOT/target/bench" "$@"
