@@ -118,7 +118,11 @@ EOF
 
 stop_cluster() {
     local dir=$1
-    [ -f "$dir/postmaster.pid" ] && as_postgres "$PGBIN/pg_ctl" -D "$dir" -m fast -w stop >/dev/null
+    [ -f "$dir/postmaster.pid" ] || return 0
+    # A fast stop cancels running queries; if one does not come back in time, an
+    # immediate stop (the cluster is a throwaway one) still frees the port.
+    as_postgres "$PGBIN/pg_ctl" -D "$dir" -m fast -w -t 60 stop >/dev/null 2>&1 ||
+        as_postgres "$PGBIN/pg_ctl" -D "$dir" -m immediate -w stop >/dev/null 2>&1 || true
     return 0
 }
 

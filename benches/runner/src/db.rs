@@ -5,6 +5,10 @@ use std::time::Instant;
 use postgres::types::ToSql;
 use postgres::{Client, NoTls};
 
+/// No measured statement may run longer: a baseline that would (core `int8[] &&`
+/// compares every pair of elements) is recorded as taking more than this.
+pub const TIMEOUT_S: u32 = 60;
+
 pub struct Db {
     pub client: Client,
     pub conn: String,
@@ -22,6 +26,9 @@ impl Db {
         let has_rb64 = client
             .batch_execute("CREATE EXTENSION IF NOT EXISTS roaringbitmap")
             .is_ok();
+        client
+            .batch_execute(&format!("SET statement_timeout = '{TIMEOUT_S}s'"))
+            .expect("set statement_timeout");
         Db {
             client,
             conn: conn.to_owned(),
@@ -62,17 +69,20 @@ impl Db {
     }
 
     /// Server-side execution time of `sql`, in ms: EXPLAIN ANALYZE's "Execution
-    /// Time", with per-node timing off so the clock is read once.
-    pub fn execution_ms(&mut self, sql: &str) -> f64 {
+    /// Time", with per-node timing off so the clock is read once. None when it ran
+    /// into the session's statement_timeout ([`TIMEOUT_S`]).
+    pub fn execution_ms(&mut self, sql: &str) -> Option<f64> {
         let explain = format!("EXPLAIN (ANALYZE, TIMING OFF, SUMMARY ON, FORMAT JSON) {sql}");
-        let plan: serde_json::Value = self
-            .client
-            .query_one(&explain, &[])
-            .unwrap_or_else(|e| panic!("{sql}\n{e:?}"))
-            .get(0);
-        plan[0]["Execution Time"]
-            .as_f64()
-            .unwrap_or_else(|| panic!("no Execution Time for {sql}: {plan}"))
+        let plan: serde_json::Value = match self.client.query_one(&explain, &[]) {
+            Ok(row) => row.get(0),
+            Err(e) if e.code() == Some(&postgres::error::SqlState::QUERY_CANCELED) => return None,
+            Err(e) => panic!("{sql}\n{e:?}"),
+        };
+        Some(
+            plan[0]["Execution Time"]
+                .as_f64()
+                .unwrap_or_else(|| panic!("no Execution Time for {sql}: {plan}")),
+        )
     }
 
     /// Wall time of a statement sent from here, in ms (for DDL and COPY).

@@ -112,6 +112,19 @@ pub fn step(
     }
 }
 
+/// Writes `<out>/results.json` with the records so far; returns its path.
+fn save(ctx: &Ctx, elapsed: f64, machine: &serde_json::Value) -> PathBuf {
+    let json = serde_json::json!({
+        "machine": machine,
+        "smoke": ctx.cfg.smoke,
+        "elapsed_s": elapsed,
+        "records": ctx.records,
+    });
+    let path = ctx.cfg.out.join("results.json");
+    std::fs::write(&path, serde_json::to_string_pretty(&json).unwrap()).unwrap();
+    path
+}
+
 fn arg(args: &[String], name: &str) -> Option<String> {
     args.iter()
         .position(|a| a == name)
@@ -190,6 +203,12 @@ fn main() {
         ctx.pb.set_message(format!("{} {}", s.group, s.label));
         (s.run)(&mut ctx);
         ctx.pb.inc(1);
+        // Kept as it goes, so that an interrupted run leaves what it measured.
+        save(
+            &ctx,
+            started.elapsed().as_secs_f64(),
+            &serde_json::Value::Null,
+        );
     }
     ctx.pb.finish_and_clear();
     let elapsed = started.elapsed().as_secs_f64();
@@ -197,14 +216,7 @@ fn main() {
     let machine = report::machine(&mut ctx.db);
     let tables = report::tables(&ctx.records, &machine, ctx.cfg.smoke, elapsed);
     println!("\n{tables}");
-    let json = serde_json::json!({
-        "machine": machine,
-        "smoke": ctx.cfg.smoke,
-        "elapsed_s": elapsed,
-        "records": ctx.records,
-    });
-    let results = ctx.cfg.out.join("results.json");
-    std::fs::write(&results, serde_json::to_string_pretty(&json).unwrap()).unwrap();
+    let results = save(&ctx, elapsed, &machine);
     std::fs::write(ctx.cfg.out.join("tables.md"), &tables).unwrap();
     std::fs::write(ctx.cfg.out.join("summary.svg"), report::chart(&ctx.records)).unwrap();
     println!(

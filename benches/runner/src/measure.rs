@@ -78,6 +78,18 @@ impl Record {
         r
     }
 
+    /// A statement stopped by the statement timeout: it takes more than that,
+    /// which is kept as `min_ms` (a lower bound), with no median.
+    pub fn timed_out(workload: &str, case: &str, system: &str) -> Record {
+        let mut r = Record::new(workload, case, system);
+        r.min_ms = Some(f64::from(crate::db::TIMEOUT_S) * 1e3);
+        r.note = Some(format!(
+            "over {} s (statement timeout)",
+            crate::db::TIMEOUT_S
+        ));
+        r
+    }
+
     pub fn bytes(mut self, bytes: u64) -> Record {
         self.bytes = Some(bytes);
         self
@@ -103,9 +115,9 @@ pub fn v(system: &'static str, sql: impl Into<String>) -> Variant {
 }
 
 /// Runs `variants` interleaved: a warm-up of each, then `reps` rounds in which each
-/// runs once. A variant whose warm-up took over 2 s runs in the first round only
-/// (over 0.5 s: in three), so that a slow baseline does not dominate the run; its
-/// record says how many repetitions it had.
+/// runs once. A slow variant runs fewer times, so that a slow baseline does not
+/// dominate the run: over 1 s, its warm-up is its one sample; over 0.25 s, it runs
+/// in two rounds. Its record says how many samples it has.
 pub fn interleaved(
     db: &mut Db,
     workload: &str,
@@ -117,24 +129,30 @@ pub fn interleaved(
     if !setup.is_empty() {
         db.exec(setup);
     }
-    let warm: Vec<f64> = variants.iter().map(|x| db.execution_ms(&x.sql)).collect();
+    let warm: Vec<Option<f64>> = variants.iter().map(|x| db.execution_ms(&x.sql)).collect();
     let limit: Vec<u32> = warm
         .iter()
-        .map(|&ms| {
-            if ms > 2000.0 {
-                1
-            } else if ms > 500.0 {
-                reps.min(3)
-            } else {
-                reps
-            }
+        .map(|ms| match ms {
+            None => 0,
+            Some(ms) if *ms > 1000.0 => 0,
+            Some(ms) if *ms > 250.0 => reps.min(2),
+            Some(_) => reps,
         })
         .collect();
-    let mut samples = vec![Vec::new(); variants.len()];
+    let mut samples: Vec<Vec<f64>> = warm
+        .iter()
+        .zip(&limit)
+        .map(|(ms, &l)| match ms {
+            Some(ms) if l == 0 => vec![*ms],
+            _ => Vec::new(),
+        })
+        .collect();
     for round in 0..reps {
         for (i, x) in variants.iter().enumerate() {
             if round < limit[i] {
-                samples[i].push(db.execution_ms(&x.sql));
+                if let Some(ms) = db.execution_ms(&x.sql) {
+                    samples[i].push(ms);
+                }
             }
         }
     }
@@ -144,7 +162,11 @@ pub fn interleaved(
     variants
         .iter()
         .zip(&samples)
-        .map(|(x, s)| Record::timed(workload, case, x.system, s))
+        .zip(&warm)
+        .map(|((x, s), w)| match w {
+            Some(_) => Record::timed(workload, case, x.system, s),
+            None => Record::timed_out(workload, case, x.system),
+        })
         .collect()
 }
 

@@ -32,7 +32,7 @@ enum Kind {
 fn kind(r: &Record) -> Kind {
     if r.tps.is_some() {
         Kind::Tps
-    } else if r.median_ms.is_some() {
+    } else if r.median_ms.is_some() || r.min_ms.is_some() {
         Kind::Time
     } else {
         Kind::Bytes
@@ -43,7 +43,8 @@ fn kind(r: &Record) -> Kind {
 fn ratio(reference: &Record, other: &Record) -> Option<f64> {
     match kind(reference) {
         Kind::Time => {
-            let (a, b) = (reference.median_ms?, other.median_ms?);
+            // A statement that timed out counts with its lower bound.
+            let (a, b) = (reference.median_ms?, other.median_ms.or(other.min_ms)?);
             (a > 0.0).then(|| b / a)
         }
         Kind::Bytes => Some(other.bytes? as f64 / reference.bytes? as f64),
@@ -53,6 +54,9 @@ fn ratio(reference: &Record, other: &Record) -> Option<f64> {
 
 fn value(r: &Record) -> String {
     match kind(r) {
+        Kind::Time if r.median_ms.is_none() => {
+            format!("> {:.0} s", r.min_ms.unwrap_or(0.0) / 1e3)
+        }
         Kind::Time => {
             let mut s = format!("{:.3} ms", r.median_ms.unwrap_or(0.0));
             if r.reps > 1 {
