@@ -1,4 +1,7 @@
-#![allow(unsafe_code)]
+#![allow(
+    unsafe_code,
+    reason = "the one module that reads and writes varlena memory"
+)]
 //! The only code that touches varlena: reading a `roaring64` argument in place (whole,
 //! or only a prefix when the value is TOASTed), and handing back a result written once
 //! into a palloc'd value of exactly the right size.
@@ -9,7 +12,7 @@ use pgrx::callconv::{Arg, ArgAbi, BoxRet, FcInfo};
 use pgrx::datum::{Datum, FromDatum};
 use pgrx::pg_sys;
 use pgrx::varlena::{set_varsize_4b, varlena_to_byte_slice};
-use sroar::{RoaringView, Writer};
+use sroar::{Encode, RoaringView, Writer};
 
 use crate::errors;
 
@@ -150,23 +153,79 @@ impl RoaringOut {
     }
 
     fn into_varlena(self) -> pg_sys::Datum {
-        let len = match &self {
-            RoaringOut::Writer(w) => match w.encoded_len() {
-                Ok(len) => len,
-                Err(e) => errors::too_large(e.needed),
-            },
-            RoaringOut::Bytes(b) => b.len(),
-        };
-        let out = palloc_varlena(len);
         match self {
-            RoaringOut::Writer(w) => {
-                if let Err(e) = w.write_into(out.data) {
-                    errors::too_large(e.needed)
-                }
-            }
-            RoaringOut::Bytes(b) => out.data.copy_from_slice(&b),
+            RoaringOut::Writer(mut w) => palloc_value(&mut w),
+            RoaringOut::Bytes(mut b) => palloc_value(&mut b),
         }
-        out.datum
+    }
+}
+
+/// The one way a `roaring64` value is made: sized, allocated in the current memory
+/// context at exactly that size (54000 before allocating beyond PostgreSQL's
+/// limit), and written once.
+pub fn palloc_value(set: &mut impl Encode) -> pg_sys::Datum {
+    let len = set
+        .encoded_len()
+        .unwrap_or_else(|e| errors::too_large(e.needed));
+    let out = palloc_varlena(len);
+    if let Err(e) = set.write_into(out.data) {
+        errors::too_large(e.needed)
+    }
+    out.datum
+}
+
+/// The size of `set` as a value, header included, for a caller that allocates it
+/// (an expanded object's flat size); 54000 beyond PostgreSQL's limit.
+pub fn value_size(set: &mut impl Encode) -> usize {
+    let len = set
+        .encoded_len()
+        .unwrap_or_else(|e| errors::too_large(e.needed));
+    let total = len + pg_sys::VARHDRSZ;
+    if total > errors::MAX_VALUE_BYTES {
+        errors::too_large(total as u64);
+    }
+    total
+}
+
+/// Writes `set` as a value into memory PostgreSQL allocated: `size` bytes, as
+/// [`value_size`] returned (an expanded object being flattened).
+///
+/// # Safety
+/// `out` must point to `size` writable bytes, and `size` must be what
+/// [`value_size`] returned for `set`, unchanged since.
+pub unsafe fn write_value(out: *mut core::ffi::c_void, size: usize, set: &impl Encode) {
+    // SAFETY: guaranteed by the caller; the data bytes follow the 4-byte header.
+    unsafe {
+        set_varsize_4b(out.cast(), size as i32);
+        let data = core::slice::from_raw_parts_mut(
+            (out as *mut u8).add(pg_sys::VARHDRSZ),
+            size - pg_sys::VARHDRSZ,
+        );
+        if let Err(e) = set.write_into(data) {
+            errors::too_large(e.needed);
+        }
+    }
+}
+
+/// The header of the expanded object behind `datum`, when `datum` is a pointer to
+/// one (read/write or read-only) rather than a varlena.
+pub fn expanded_object(datum: pg_sys::Datum) -> Option<*mut pg_sys::ExpandedObjectHeader> {
+    let p = datum.cast_mut_ptr::<u8>();
+    // SAFETY: `datum` is a non-null varlena argument, so its first byte is
+    // readable. An external varlena (first byte 0x01 on little-endian) has a tag
+    // byte next; an expanded one then holds an unaligned ExpandedObjectHeader
+    // pointer.
+    unsafe {
+        if p.is_null() || *p != 0x01 {
+            return None;
+        }
+        let tag = u32::from(*p.add(1));
+        if tag != pg_sys::vartag_external::VARTAG_EXPANDED_RW
+            && tag != pg_sys::vartag_external::VARTAG_EXPANDED_RO
+        {
+            return None;
+        }
+        Some((p.add(2) as *const *mut pg_sys::ExpandedObjectHeader).read_unaligned())
     }
 }
 
@@ -271,6 +330,19 @@ unsafe impl BoxRet for ArrayDatum {
 }
 
 pgrx::impl_sql_translatable!(ArrayDatum, "int8[]");
+
+/// A bytea result datum, returned as it is.
+pub struct ByteaDatum(pub pg_sys::Datum);
+
+// SAFETY: the datum is a complete bytea palloc'd in the call's memory context.
+unsafe impl BoxRet for ByteaDatum {
+    unsafe fn box_into<'fcx>(self, fcinfo: &mut FcInfo<'fcx>) -> Datum<'fcx> {
+        // SAFETY: a valid by-reference datum of the declared return type.
+        unsafe { fcinfo.return_raw_datum(self.0) }
+    }
+}
+
+pgrx::impl_sql_translatable!(ByteaDatum, "bytea");
 
 /// The unread rest of a binary-receive buffer (a `StringInfo` passed as `internal`),
 /// marked as consumed, as a receive function must.

@@ -2,34 +2,23 @@
 //! stores.
 //!
 //! Users see int8 order (negative values first); the crate sees plain u64 order.
-//! Flipping the sign bit maps one onto the other: i64::MIN ↦ 0, -1 ↦ 2^63 - 1,
-//! 0 ↦ 2^63, i64::MAX ↦ u64::MAX. So every ordered operation (min, max, rank,
-//! select, ranges, iteration) needs no translation beyond this one XOR.
+//! The map itself is the crate's (`sroar::to_stored`, `sroar::to_signed`); this
+//! module turns SQL's bounds and ranges into stored bounds.
 
 use std::ops::Bound;
 
 use pgrx::datum::{Range, RangeBound};
 
-const SIGN: u64 = 1 << 63;
-
 /// The stored u64 of an int8 value.
 #[inline]
 pub fn to_u64(x: i64) -> u64 {
-    sroar::signed::to_stored(x)
+    sroar::to_stored(x)
 }
 
 /// The int8 value of a stored u64.
 #[inline]
 pub fn to_i64(v: u64) -> i64 {
-    sroar::signed::to_signed(v)
-}
-
-/// Turns stored u64 values into the bit patterns of their int8 values, in place.
-#[inline]
-pub fn to_i64_bits_in_place(values: &mut [u64]) {
-    for v in values {
-        *v ^= SIGN;
-    }
+    sroar::to_signed(v)
 }
 
 /// The u64 bounds of the half-open int8 range [start, end); `start >= end` is empty.

@@ -7,7 +7,7 @@ use pgrx::prelude::*;
 use pgrx::{GucSetting, PostgresGucEnum};
 use sroar::RoaringView;
 
-use crate::datum::{take_stringinfo_rest, Roaring, RoaringOut};
+use crate::datum::{palloc_varlena, take_stringinfo_rest, ByteaDatum, Roaring, RoaringOut};
 use crate::errors;
 use crate::int8;
 use crate::text::{self, Parsed, TextError};
@@ -28,12 +28,7 @@ pub static OUTPUT_FORMAT: GucSetting<OutputFormat> =
 
 /// Builds a set from int8 values given in any order, with duplicates.
 pub fn from_int8s(values: impl IntoIterator<Item = i64>) -> RoaringOut {
-    let mut v: Vec<u64> = values.into_iter().map(int8::to_u64).collect();
-    if !v.is_sorted() {
-        v.sort_unstable();
-    }
-    v.dedup();
-    sroar::from_sorted(&v).into()
+    sroar::from_signed(values).into()
 }
 
 /// Native bytes from outside (hex text, binary input, bytea): validated, then copied.
@@ -108,13 +103,13 @@ fn write_array(out: &mut Vec<u8>, view: RoaringView<'_>) {
     out.push(b'}');
 }
 
-/// Bytes in the standard 64-bit portable format, validated and converted. Portable
-/// value v is the int8 with the same 64 bits (as pg_roaringbitmap reads it), so the
-/// stored u64 is v with its top bit toggled.
+/// Bytes in the standard 64-bit portable format, validated and read in one pass.
+/// Portable value v is the int8 with the same 64 bits (as pg_roaringbitmap reads
+/// it), which the crate's signed reader stores as int8 values are.
 fn from_portable(bytes: &[u8]) -> RoaringOut {
-    let unsigned = sroar::from_portable(bytes).unwrap_or_else(|e| errors::invalid_binary(e));
-    let view = RoaringView::from_bytes(&unsigned).unwrap_or_else(|e| errors::invalid_binary(e));
-    view.toggle_top_bit().into()
+    sroar::from_portable_signed(bytes)
+        .unwrap_or_else(|e| errors::invalid_binary(e))
+        .into()
 }
 
 /// Binary input (COPY … FORMAT binary, binary parameters): native bytes, or the
@@ -122,7 +117,7 @@ fn from_portable(bytes: &[u8]) -> RoaringOut {
 #[pg_extern(sql = false)]
 fn roaring64_recv(buf: pgrx::datum::Internal) -> RoaringOut {
     let bytes = take_stringinfo_rest(buf);
-    if !bytes.starts_with(&sroar::format::MAGIC) && sroar::looks_like_portable(bytes) {
+    if sroar::looks_like_portable(bytes) {
         from_portable(bytes)
     } else {
         from_native(bytes)
@@ -135,19 +130,13 @@ fn rb_from_portable(bytes: &[u8]) -> RoaringOut {
 }
 
 /// The standard 64-bit portable format, byte-identical to CRoaring's and roaring-rs's
-/// output for the same set.
+/// output for the same set, written straight into the result value.
 #[pg_extern(sql = false)]
-fn rb_to_portable(r: Roaring) -> Vec<u8> {
-    let unsigned = r
-        .view()
-        .toggle_top_bit()
-        .unwrap_or_else(|e| errors::too_large(e.needed));
-    let view = RoaringView::from_bytes(&unsigned).unwrap_or_else(|e| errors::invalid_binary(e));
-    let len = sroar::portable::portable_len(&view);
-    if len.saturating_add(pgrx::pg_sys::VARHDRSZ) > errors::MAX_VALUE_BYTES {
-        errors::too_large(len as u64);
-    }
-    sroar::to_portable(&view)
+fn rb_to_portable(r: Roaring) -> ByteaDatum {
+    let view = r.view();
+    let out = palloc_varlena(sroar::portable_len(&view));
+    sroar::write_portable_signed_into(&view, out.data);
+    ByteaDatum(out.datum)
 }
 
 #[pg_extern(sql = false)]

@@ -8,7 +8,7 @@ fn sroar_version() -> String {
     format!(
         "sroar_pg {} (format version {})",
         env!("CARGO_PKG_VERSION"),
-        sroar::format::VERSION
+        sroar::FORMAT_VERSION
     )
 }
 

@@ -1,4 +1,7 @@
-#![allow(unsafe_code)]
+#![allow(
+    unsafe_code,
+    reason = "reads the executor's aggregate state and registers a memory-context callback"
+)]
 //! Where aggregate states live: one memory context per aggregate call site and
 //! aggregate context (an "arena"), shared by every group's state.
 //!

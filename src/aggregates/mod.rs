@@ -1,3 +1,7 @@
+#![allow(
+    unsafe_code,
+    reason = "the internal-state aggregate hands its state's pointer back to it"
+)]
 //! Aggregates whose state type is `roaring64` itself, held during aggregation as a
 //! read/write expanded object (see `expanded`): rb_or_agg, rb_and_agg, rb_xor_agg,
 //! rb_build_agg and the cardinality forms. COMBINEFUNC is the plain pairwise function,
@@ -8,40 +12,12 @@ mod expanded;
 mod palloc;
 
 use pgrx::prelude::*;
-use sroar::ops::{AndAccumulator, BuildAccumulator, XorAccumulator};
+use sroar::SetOp;
 
 use crate::datum::{raw_arg, roaring_arg, RawDatum, RoaringOut};
 use crate::int8;
 use arena::{agg_context, arena};
-use expanded::{Accumulator, State};
-use palloc::PallocAlloc;
-
-#[derive(Clone, Copy)]
-enum Kind {
-    Or,
-    And,
-    Xor,
-}
-
-impl Kind {
-    fn make(self) -> impl FnOnce(PallocAlloc) -> Accumulator {
-        move |a| match self {
-            Kind::Or => Accumulator::Or(BuildAccumulator::new_in(a)),
-            Kind::And => Accumulator::And(AndAccumulator::new_in(a)),
-            Kind::Xor => Accumulator::Xor(XorAccumulator::new_in(a)),
-        }
-    }
-
-    /// The same operation on flat values, for calls outside an aggregate.
-    fn flat(self, a: sroar::RoaringView<'_>, b: sroar::RoaringView<'_>) -> RoaringOut {
-        match self {
-            Kind::Or => sroar::ops::or_writer(a, b),
-            Kind::And => sroar::ops::and_writer(a, b),
-            Kind::Xor => sroar::ops::xor_writer(a, b),
-        }
-        .into()
-    }
-}
+use expanded::State;
 
 /// The state to change in place: ours and adopted by this aggregate, or a new one
 /// that starts from the incoming value (a flat state, or NULL). Once adopted, a
@@ -50,7 +26,7 @@ impl Kind {
 fn state_for(
     fcinfo: pg_sys::FunctionCallInfo,
     aggcontext: pg_sys::MemoryContext,
-    kind: Kind,
+    op: SetOp,
 ) -> State {
     if let Some(s) = raw_arg(fcinfo, 0).and_then(State::from_datum) {
         if s.is_owned_by(aggcontext) {
@@ -58,7 +34,7 @@ fn state_for(
             return s;
         }
     }
-    let mut fresh = State::create(arena(fcinfo, aggcontext), kind.make());
+    let mut fresh = State::create(arena(fcinfo, aggcontext), op);
     if let Some(old) = roaring_arg(fcinfo, 0) {
         fresh.acc().add(old.view());
     }
@@ -66,12 +42,15 @@ fn state_for(
 }
 
 /// One transition step: the state absorbs the roaring64 in argument 1.
-fn transition(fcinfo: pg_sys::FunctionCallInfo, kind: Kind) -> RawDatum {
+fn transition(fcinfo: pg_sys::FunctionCallInfo, op: SetOp) -> RawDatum {
     let value = roaring_arg(fcinfo, 1);
     let Some(aggcontext) = agg_context(fcinfo) else {
         // Called as a plain function: the same operation on flat values.
         return match (roaring_arg(fcinfo, 0), value) {
-            (Some(a), Some(b)) => RawDatum(Some(kind.flat(a.view(), b.view()).into_datum_raw())),
+            (Some(a), Some(b)) => {
+                let out: RoaringOut = op.apply(a.view(), b.view()).into();
+                RawDatum(Some(out.into_datum_raw()))
+            }
             (Some(_), None) => RawDatum(raw_arg(fcinfo, 0)),
             (None, _) => RawDatum(raw_arg(fcinfo, 1)),
         };
@@ -80,31 +59,28 @@ fn transition(fcinfo: pg_sys::FunctionCallInfo, kind: Kind) -> RawDatum {
         // NULL rows are skipped: the state (possibly still NULL) is unchanged.
         return RawDatum(raw_arg(fcinfo, 0));
     };
-    let mut state = state_for(fcinfo, aggcontext, kind);
+    let mut state = state_for(fcinfo, aggcontext, op);
     let acc = state.acc();
-    if let Accumulator::And(a) = acc {
-        if a.is_empty() {
-            // Nothing can come back into an empty intersection: skip reading the row.
-            return RawDatum(Some(state.rw_datum()));
-        }
+    // Nothing can come back into an empty intersection: skip reading the row.
+    if !acc.is_settled() {
+        acc.add(value.view());
     }
-    acc.add(value.view());
     RawDatum(Some(state.rw_datum()))
 }
 
 #[pg_extern(sql = false)]
 fn rb_or_trans(fcinfo: pg_sys::FunctionCallInfo) -> RawDatum {
-    transition(fcinfo, Kind::Or)
+    transition(fcinfo, SetOp::Or)
 }
 
 #[pg_extern(sql = false)]
 fn rb_and_trans(fcinfo: pg_sys::FunctionCallInfo) -> RawDatum {
-    transition(fcinfo, Kind::And)
+    transition(fcinfo, SetOp::And)
 }
 
 #[pg_extern(sql = false)]
 fn rb_xor_trans(fcinfo: pg_sys::FunctionCallInfo) -> RawDatum {
-    transition(fcinfo, Kind::Xor)
+    transition(fcinfo, SetOp::Xor)
 }
 
 /// rb_build_agg(int8): the state absorbs one element per row.
@@ -122,20 +98,8 @@ fn rb_build_trans(fcinfo: pg_sys::FunctionCallInfo) -> RawDatum {
         .into();
         return RawDatum(Some(out.into_datum_raw()));
     };
-    let mut state = state_for(fcinfo, aggcontext, Kind::Or);
-    match state.acc() {
-        Accumulator::Or(a) => a.insert(x),
-        // Another kind of state (a custom aggregate mixing our functions): add
-        // the value as a set rather than drop it.
-        other => {
-            let one =
-                sroar::from_sorted(&[x]).unwrap_or_else(|e| crate::errors::too_large(e.needed));
-            match sroar::RoaringView::from_bytes(&one) {
-                Ok(v) => other.add(v),
-                Err(e) => crate::errors::invalid_binary(e),
-            }
-        }
-    }
+    let mut state = state_for(fcinfo, aggcontext, SetOp::Or);
+    state.acc().insert(x);
     RawDatum(Some(state.rw_datum()))
 }
 
@@ -165,7 +129,7 @@ fn rb_or_internal_trans(fcinfo: pg_sys::FunctionCallInfo) -> pgrx::datum::Intern
     let mut state = match raw_arg(fcinfo, 0) {
         // SAFETY: a non-NULL internal state of this aggregate comes from internal_datum.
         Some(d) => unsafe { State::from_internal(d) },
-        None => State::create(arena(fcinfo, aggcontext), Kind::Or.make()),
+        None => State::create(arena(fcinfo, aggcontext), SetOp::Or),
     };
     state.acc().add(value.view());
     pgrx::datum::Internal::from(Some(state.internal_datum()))

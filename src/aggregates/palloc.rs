@@ -1,4 +1,4 @@
-#![allow(unsafe_code)]
+#![allow(unsafe_code, reason = "an Allocator over PostgreSQL's memory contexts")]
 //! An allocator for the core crate's accumulators that takes its memory from one
 //! PostgreSQL memory context: the aggregate state is then counted by PostgreSQL's
 //! memory accounting (HashAggregate spills on it) and freed with the context.

@@ -2,56 +2,55 @@
 //! and the predicates behind @>, <@ and &&.
 
 use pgrx::prelude::*;
-use sroar::ops;
 
 use crate::datum::{Roaring, RoaringOut};
 use crate::int8;
 
 #[pg_extern(sql = false)]
 fn rb_and(a: Roaring, b: Roaring) -> RoaringOut {
-    ops::and_writer(a.view(), b.view()).into()
+    sroar::and_writer(a.view(), b.view()).into()
 }
 
 #[pg_extern(sql = false)]
 fn rb_or(a: Roaring, b: Roaring) -> RoaringOut {
-    ops::or_writer(a.view(), b.view()).into()
+    sroar::or_writer(a.view(), b.view()).into()
 }
 
 #[pg_extern(sql = false)]
 fn rb_xor(a: Roaring, b: Roaring) -> RoaringOut {
-    ops::xor_writer(a.view(), b.view()).into()
+    sroar::xor_writer(a.view(), b.view()).into()
 }
 
 #[pg_extern(sql = false)]
 fn rb_andnot(a: Roaring, b: Roaring) -> RoaringOut {
-    ops::andnot_writer(a.view(), b.view()).into()
+    sroar::andnot_writer(a.view(), b.view()).into()
 }
 
 #[pg_extern(sql = false)]
 fn rb_and_cardinality(a: Roaring, b: Roaring) -> i64 {
-    ops::and_len(a.view(), b.view()) as i64
+    sroar::and_len(a.view(), b.view()) as i64
 }
 
 #[pg_extern(sql = false)]
 fn rb_or_cardinality(a: Roaring, b: Roaring) -> i64 {
-    ops::or_len(a.view(), b.view()) as i64
+    sroar::or_len(a.view(), b.view()) as i64
 }
 
 #[pg_extern(sql = false)]
 fn rb_xor_cardinality(a: Roaring, b: Roaring) -> i64 {
-    ops::xor_len(a.view(), b.view()) as i64
+    sroar::xor_len(a.view(), b.view()) as i64
 }
 
 #[pg_extern(sql = false)]
 fn rb_andnot_cardinality(a: Roaring, b: Roaring) -> i64 {
-    ops::andnot_len(a.view(), b.view()) as i64
+    sroar::andnot_len(a.view(), b.view()) as i64
 }
 
 /// |A ∩ B| / |A ∪ B|, NULL when both are empty.
 #[pg_extern(sql = false)]
 fn rb_jaccard(a: Roaring, b: Roaring) -> Option<f64> {
     let (a, b) = (a.view(), b.view());
-    let both = ops::and_len(a, b);
+    let both = sroar::and_len(a, b);
     let either = a.len() + b.len() - both;
     (either > 0).then(|| both as f64 / either as f64)
 }
@@ -59,13 +58,13 @@ fn rb_jaccard(a: Roaring, b: Roaring) -> Option<f64> {
 /// a @> b: every element of b is in a.
 #[pg_extern(sql = false)]
 fn rb_contains_all(a: Roaring, b: Roaring) -> bool {
-    ops::is_subset(b.view(), a.view())
+    sroar::is_subset(b.view(), a.view())
 }
 
 /// a <@ b: every element of a is in b.
 #[pg_extern(sql = false)]
 fn rb_contained_by(a: Roaring, b: Roaring) -> bool {
-    ops::is_subset(a.view(), b.view())
+    sroar::is_subset(a.view(), b.view())
 }
 
 /// x <@ r: the element is in the set.
@@ -76,5 +75,5 @@ fn rb_int8_contained_by(x: i64, r: Roaring) -> bool {
 
 #[pg_extern(sql = false)]
 fn rb_intersects(a: Roaring, b: Roaring) -> bool {
-    ops::intersects(a.view(), b.view())
+    sroar::intersects(a.view(), b.view())
 }

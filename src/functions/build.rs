@@ -4,7 +4,6 @@ use pgrx::prelude::*;
 
 use crate::datum::{palloc_int8_array, ArrayDatum, Roaring, RoaringOut};
 use crate::errors;
-use crate::int8;
 use crate::io::from_int8s;
 
 /// rb_build(int8[]) and the int8[] → roaring64 cast.
@@ -36,7 +35,7 @@ fn rb_to_array(r: Roaring) -> ArrayDatum {
     let mut iter = view.iter();
     for chunk in out.data.chunks_mut(1 << 16) {
         let n = iter.next_batch(chunk);
-        int8::to_i64_bits_in_place(&mut chunk[..n]);
+        sroar::to_signed_bits(&mut chunk[..n]);
         pgrx::check_for_interrupts!();
     }
     ArrayDatum(out.datum)

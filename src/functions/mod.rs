@@ -4,5 +4,5 @@ mod algebra;
 mod build;
 mod element;
 mod multirange;
+mod one_set;
 mod range;
-mod scalar;

@@ -1,4 +1,7 @@
-#![allow(unsafe_code)]
+#![allow(
+    unsafe_code,
+    reason = "builds and reads int8multirange through C functions pgrx does not bind"
+)]
 //! int8multirange ↔ roaring64. Written in Rust, not SQL: a SQL-language body that
 //! calls other functions by name runs whatever the caller's search_path finds first,
 //! so a hostile schema could replace them, and an install into another schema

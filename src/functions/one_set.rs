@@ -1,14 +1,14 @@
 //! Questions about one set answered from its header, or from one container.
 
 use pgrx::prelude::*;
-use sroar::format::{Header, HEADER_LEN};
+use sroar::{Header, HEADER_LEN};
 
 use crate::datum::Roaring;
 use crate::int8;
 
 /// The header alone: on a large TOASTed value, only its first chunk is fetched.
 fn header(r: &Roaring) -> Header {
-    sroar::partial::header(r.prefix(HEADER_LEN))
+    sroar::header_from_prefix(r.prefix(HEADER_LEN))
         .unwrap_or_else(|e| crate::errors::invalid_binary(e))
 }
 
@@ -40,7 +40,7 @@ fn rb_max(r: Roaring) -> Option<i64> {
 fn rb_contains_int8(r: Roaring, x: i64) -> bool {
     let x = int8::to_u64(x);
     if r.is_toasted_uncompressed() {
-        sroar::partial::contains(|offset, len| r.slice(offset, len), x)
+        sroar::contains_from_ranges(|offset, len| r.slice(offset, len), x)
             .unwrap_or_else(|e| crate::errors::invalid_binary(e))
     } else {
         r.view().contains(x)

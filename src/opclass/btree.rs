@@ -5,12 +5,11 @@
 use std::cmp::Ordering;
 
 use pgrx::prelude::*;
-use sroar::ops;
 
 use crate::datum::Roaring;
 
 fn order(a: &Roaring, b: &Roaring) -> Ordering {
-    ops::cmp(a.view(), b.view())
+    sroar::cmp(a.view(), b.view())
 }
 
 #[pg_extern(sql = false)]

@@ -1,4 +1,7 @@
-#![allow(unsafe_code)]
+#![allow(
+    unsafe_code,
+    reason = "GIN's support functions receive C pointers (nkeys, check[], recheck) as internal arguments"
+)]
 //! GIN support. Keys are int8 values, compared with the core btint8cmp (STORAGE
 //! int8), and a value's keys scale with its stored size, not its element count:
 //!
@@ -29,8 +32,8 @@
 
 use pgrx::fcinfo::pg_getarg_datum_raw;
 use pgrx::prelude::*;
-use sroar::container::{Container, ARRAY_MAX};
 use sroar::RoaringView;
+use sroar::{Container, ARRAY_MAX};
 
 use crate::datum::Roaring;
 use crate::errors;

@@ -1,4 +1,7 @@
-#![allow(unsafe_code)]
+#![allow(
+    unsafe_code,
+    reason = "calls PostgreSQL's hash_bytes, which pgrx does not bind"
+)]
 //! Hashing: the hash of the stored bytes is a hash of the set, because the format is
 //! canonical (one encoding per set). PostgreSQL's own hash_bytes keeps the quality
 //! and seeding of the built-in hash opclasses.

@@ -4,6 +4,27 @@ use crate::container::{array, bitmap, run, ContainerIter};
 use crate::format::directory::decode_key_entry;
 use crate::view::RoaringView;
 
+impl<'a> RoaringView<'a> {
+    /// Ascending iterator over the values; `.rev()` iterates descending.
+    pub fn iter(&self) -> Iter<'a> {
+        Iter::new(*self)
+    }
+
+    /// Ascending iterator over the values `>= x`.
+    pub fn iter_from(&self, x: u64) -> Iter<'a> {
+        Iter::from(*self, x)
+    }
+}
+
+impl<'a> IntoIterator for &RoaringView<'a> {
+    type Item = u64;
+    type IntoIter = Iter<'a>;
+
+    fn into_iter(self) -> Iter<'a> {
+        self.iter()
+    }
+}
+
 /// Iterator over the values of a [`RoaringView`].
 ///
 /// The front and back cursors move independently over the containers; a count of

@@ -16,36 +16,66 @@
 //!
 //! Queries are methods of [`RoaringView`]; every operation that produces a set
 //! returns a new canonical buffer (`Vec<u8>`), or a [`CapacityError`] when it would
-//! reach 2^30 bytes.
+//! reach 2^30 bytes. This file is the crate's one door: everything a user needs is
+//! re-exported here, and the modules behind it are private (the crate's own tests,
+//! benchmarks and fuzz targets reach them through the `internals` feature).
+//!
+//! | what | items |
+//! |---|---|
+//! | reading a buffer | [`RoaringView`], [`Iter`], [`Runs`], [`Container`] and its views, [`Stats`] |
+//! | building one | [`from_sorted`], [`from_unsorted`], [`from_values`], [`from_range`], [`from_runs`], [`empty`], [`Writer`], [`SortedValues`]; [`Encode`] writes any of them into the caller's memory |
+//! | set algebra | [`and`], [`or`], [`xor`], [`andnot`] (and `_writer` forms), [`and_len`], [`or_len`], [`xor_len`], [`andnot_len`], [`intersects`], [`is_subset`], [`eq`], [`cmp`], [`or_many`], [`and_many`] |
+//! | streaming | [`Accumulator`] of a [`SetOp`] chosen at run time; [`OrAccumulator`], [`AndAccumulator`], [`XorAccumulator`], [`BuildAccumulator`] |
+//! | reading a few byte ranges (TOAST slices) | [`header_from_prefix`], [`contains_from_ranges`] |
+//! | the standard portable format | [`to_portable`], [`from_portable`], [`portable_len`], [`write_portable_into`], [`from_portable_writer`], [`looks_like_portable`]; of signed values: [`from_portable_signed`], [`write_portable_signed_into`], [`to_portable_signed`] |
+//! | signed values (SQL `bigint`) | [`to_stored`], [`to_signed`], [`to_signed_bits`], [`from_signed`] |
+//! | SIMD tiers | [`Tier`], [`tier`], [`set_tier`], [`reset_tier`], [`available_tiers`] |
+//! | cancellation | [`set_interrupt_hook`] |
 
-pub mod builder;
-pub mod container;
-pub mod edit;
-pub mod format;
+/// Declares modules that are private, except under the `internals` feature, which
+/// makes them public for the crate's own tests, benchmarks and fuzz targets. They
+/// are not an API: what they hold may change at any time.
+macro_rules! internal_modules {
+    ($($name:ident),* $(,)?) => {$(
+        #[cfg(feature = "internals")]
+        #[doc(hidden)]
+        pub mod $name;
+        #[cfg(not(feature = "internals"))]
+        mod $name;
+    )*};
+}
+
+internal_modules!(
+    builder, container, edit, format, iter, kernels, ops, partial, portable, range, runs, shift,
+    signed, sorted, stats, view, writer,
+);
+mod encode;
 mod interrupt;
-pub mod iter;
-pub mod kernels;
-pub mod ops;
-pub mod partial;
-pub mod portable;
-pub mod range;
-pub mod runs;
-pub mod shift;
-mod sign;
-pub mod signed;
-pub mod sorted;
-pub mod stats;
-pub mod view;
-pub mod writer;
 
 pub use builder::{empty, from_range, from_sorted, from_unsorted, from_values};
-pub use container::{Container, Kind};
-pub use format::FormatError;
+pub use container::{
+    ArrayIter, ArrayView, BitmapIter, BitmapView, Container, Kind, RunIter, RunView, ARRAY_MAX,
+};
+pub use encode::Encode;
+pub use format::{FormatError, Header, HEADER_LEN, VERSION as FORMAT_VERSION};
 pub use interrupt::set_interrupt_hook;
 pub use iter::Iter;
-pub use ops::{AndAccumulator, BuildAccumulator, OrAccumulator, XorAccumulator};
-pub use portable::{from_portable, looks_like_portable, to_portable, PortableError};
+pub use kernels::{available_tiers, reset_tier, set_tier, tier, Tier, Unsupported};
+pub use ops::{
+    and, and_len, and_many, and_writer, andnot, andnot_len, andnot_writer, cmp, eq, intersects,
+    is_subset, or, or_len, or_many, or_writer, xor, xor_len, xor_writer, Accumulator,
+    AndAccumulator, BuildAccumulator, OrAccumulator, SetOp, XorAccumulator,
+};
+pub use partial::{
+    contains as contains_from_ranges, header as header_from_prefix, PartialReadError,
+};
+pub use portable::{
+    from_portable, from_portable_signed, from_portable_writer, looks_like_portable, portable_len,
+    to_portable, to_portable_signed, write_portable_into, write_portable_signed_into,
+    PortableError,
+};
 pub use runs::{from_runs, Runs};
+pub use signed::{from_signed, to_signed, to_signed_bits, to_stored};
 pub use sorted::SortedValues;
 pub use stats::{KindStats, Stats};
 pub use view::RoaringView;

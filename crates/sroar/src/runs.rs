@@ -2,8 +2,9 @@
 //! `int8multirange` casts and `rb_runs` need, with no pass over single values.
 
 use crate::builder::check_containers;
-use crate::container::bitmap::{words_runs, WORDS};
+use crate::container::bitmap::WORDS;
 use crate::container::Container;
+use crate::kernels::owned::{for_each_array_run, for_each_word_run};
 use crate::view::RoaringView;
 use crate::writer::{CapacityError, Writer};
 
@@ -48,29 +49,13 @@ impl<'a> Runs<'a> {
         };
         match c {
             Container::Run(r) => r.runs().for_each(|(s, e)| push(s, e)),
-            Container::Array(a) => {
-                let mut it = a.iter();
-                if let Some(first) = it.next() {
-                    let (mut s, mut e) = (first, first);
-                    for v in it {
-                        if u32::from(v) == u32::from(e) + 1 {
-                            e = v;
-                        } else {
-                            push(s, e);
-                            (s, e) = (v, v);
-                        }
-                    }
-                    push(s, e);
-                }
-            }
+            Container::Array(a) => for_each_array_run(a.lows(), push),
             Container::Bitmap(b) => {
                 let mut words = [0u64; WORDS];
                 for (i, w) in words.iter_mut().enumerate() {
                     *w = b.word(i);
                 }
-                let mut local = Vec::new();
-                words_runs(&words, &mut local);
-                local.into_iter().for_each(|(s, e)| push(s, e));
+                for_each_word_run(&words, push);
             }
         }
         true

@@ -5,10 +5,13 @@
 //! 0 ↦ 2^63, `i64::MAX` ↦ `u64::MAX`. So min, max, rank, select, ranges and iteration
 //! of a stored set follow signed order with no translation beyond this one XOR.
 //! sroar_pg stores every `roaring64` this way; a client that writes native bytes for
-//! it (binary COPY) uses the same map.
+//! it (binary COPY) uses the same map. [`RoaringView::toggle_top_bit`] applies it to a
+//! whole set, and the portable format has signed forms
+//! ([`from_portable_signed`](crate::from_portable_signed)).
 
 use crate::builder::from_sorted;
-use crate::writer::CapacityError;
+use crate::view::RoaringView;
+use crate::writer::{CapacityError, Writer};
 
 const SIGN: u64 = 1 << 63;
 
@@ -24,14 +27,23 @@ pub const fn to_signed(v: u64) -> i64 {
     (v ^ SIGN) as i64
 }
 
+/// Turns stored values into the bit patterns of their signed values, in place (for
+/// a batch decoded straight into an `i64` array's memory).
+#[inline]
+pub fn to_signed_bits(values: &mut [u64]) {
+    for v in values {
+        *v ^= SIGN;
+    }
+}
+
 /// Builds the buffer of a set of signed values given in any order, with duplicates.
 ///
 /// ```
-/// use sroar::{signed, RoaringView};
+/// use sroar::{from_signed, to_signed, RoaringView};
 ///
-/// let bytes = signed::from_signed([5, -1, 5, i64::MIN]).unwrap();
+/// let bytes = from_signed([5, -1, 5, i64::MIN]).unwrap();
 /// let view = RoaringView::from_bytes(&bytes).unwrap();
-/// let back: Vec<i64> = view.iter().map(signed::to_signed).collect();
+/// let back: Vec<i64> = view.iter().map(to_signed).collect();
 /// assert_eq!(back, [i64::MIN, -1, 5]);
 /// ```
 pub fn from_signed(values: impl IntoIterator<Item = i64>) -> Result<Vec<u8>, CapacityError> {
@@ -43,9 +55,27 @@ pub fn from_signed(values: impl IntoIterator<Item = i64>) -> Result<Vec<u8>, Cap
     from_sorted(&v)
 }
 
+/// The key bit that the sign bit of a value is in.
+const KEY_TOP: u64 = 1 << 47;
+
+impl RoaringView<'_> {
+    /// The buffer of `{ v ^ 2^63 : v in self }`.
+    pub fn toggle_top_bit(&self) -> Result<Vec<u8>, CapacityError> {
+        let n = self.container_count();
+        let split = self.directory().lower_bound(KEY_TOP);
+        let mut w = Writer::with_capacity(n, self.as_bytes().len());
+        for i in (split..n).chain(0..split) {
+            let (key, c) = self.container(i);
+            w.push_container(key ^ KEY_TOP, c);
+        }
+        w.into_vec()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{from_sorted, RoaringView};
 
     #[test]
     fn order_is_preserved_at_the_edges() {
@@ -68,5 +98,28 @@ mod tests {
         }
         assert_eq!((to_stored(i64::MIN), to_stored(i64::MAX)), (0, u64::MAX));
         assert_eq!(to_stored(0), 1 << 63);
+    }
+
+    #[test]
+    fn toggles_every_value_and_stays_canonical() {
+        let cases: [&[u64]; 4] = [
+            &[],
+            &[0, 1, 65536, (1 << 63) - 1],
+            &[1 << 63, u64::MAX - 1, u64::MAX],
+            &[0, 5, 1 << 47 << 16, (1 << 63) + 7, u64::MAX],
+        ];
+        for values in cases {
+            let bytes = from_sorted(values).unwrap();
+            let view = RoaringView::from_bytes(&bytes).unwrap();
+            let toggled = view.toggle_top_bit().unwrap();
+            let mut expected: Vec<u64> = values.iter().map(|v| v ^ (1 << 63)).collect();
+            expected.sort_unstable();
+            assert_eq!(toggled, from_sorted(&expected).unwrap(), "{values:?}");
+            let back = RoaringView::from_bytes(&toggled)
+                .unwrap()
+                .toggle_top_bit()
+                .unwrap();
+            assert_eq!(back, bytes);
+        }
     }
 }

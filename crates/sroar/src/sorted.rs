@@ -5,8 +5,7 @@
 
 use crate::container::bitmap::BITMAP_BYTES;
 use crate::container::{canonical_kind, payload_len, Kind};
-use crate::format::directory::{encode_descr, encode_key_entry};
-use crate::format::{Header, HEADER_LEN, MAX_LEN};
+use crate::format::encode::{Encoder, Layout};
 use crate::writer::CapacityError;
 
 /// The containers of `values` (sorted, distinct): each key's values as one chunk.
@@ -26,20 +25,19 @@ fn shape(chunk: &[u64]) -> (Kind, usize) {
     (kind, payload_len(kind, card, nruns))
 }
 
-/// The length of the canonical encoding of `values`, which must be sorted
-/// ascending and distinct (see [`SortedValues`]).
-fn encoded_len(values: &[u64]) -> Result<usize, CapacityError> {
-    let mut len = HEADER_LEN as u64;
+/// The layout of the canonical encoding of `values` (sorted, distinct).
+fn layout(values: &[u64]) -> Layout {
+    let mut layout = Layout::new();
     for (i, chunk) in chunks(values).enumerate() {
         if i % 4096 == 4095 {
             crate::interrupt::check();
         }
-        len += 12 + shape(chunk).1 as u64;
+        layout.push(chunk[0] >> 16, chunk.len() as u32, shape(chunk).1);
     }
-    if len >= MAX_LEN as u64 {
-        return Err(CapacityError { needed: len });
+    if let (Some(&min), Some(&max)) = (values.first(), values.last()) {
+        layout.bounds(min, max);
     }
-    Ok(len as usize)
+    layout
 }
 
 /// A slice of values, sorted ascending with no duplicate: the set it holds, ready to
@@ -65,7 +63,7 @@ impl<'a> SortedValues<'a> {
 
     /// Length of the canonical encoding.
     pub fn encoded_len(&self) -> Result<usize, CapacityError> {
-        encoded_len(self.0)
+        layout(self.0).len()
     }
 
     /// Writes the canonical encoding into `out`, whose length must be
@@ -74,34 +72,11 @@ impl<'a> SortedValues<'a> {
     /// # Panics
     /// If `out.len()` differs from the encoded length.
     pub fn write_into(&self, out: &mut [u8]) -> Result<(), CapacityError> {
-        let len = encoded_len(self.0)?;
-        assert_eq!(out.len(), len, "sroar: output buffer has the wrong length");
-        let n = chunks(self.0).count();
-        let header = Header {
-            n: n as u32,
-            total_len: len as u32,
-            cardinality: self.0.len() as u64,
-            min: self.0.first().copied().unwrap_or(0),
-            max: self.0.last().copied().unwrap_or(0),
-        };
-        let (head, rest) = out.split_at_mut(HEADER_LEN);
-        header.write(head.try_into().expect("header is 40 bytes"));
-        let (keys, rest) = rest.split_at_mut(8 * n);
-        let (descrs, mut payload) = rest.split_at_mut(4 * n);
-        let dir = keys
-            .as_chunks_mut::<8>()
-            .0
-            .iter_mut()
-            .zip(descrs.as_chunks_mut::<4>().0);
-        let mut offset = (HEADER_LEN + 12 * n) as u32;
-        for (chunk, (k, d)) in chunks(self.0).zip(dir) {
+        let mut e = Encoder::new(out, &layout(self.0))?;
+        for chunk in chunks(self.0) {
             let (kind, size) = shape(chunk);
-            *k = encode_key_entry(chunk[0] >> 16, chunk.len() as u32).to_le_bytes();
-            *d = encode_descr(kind, offset).to_le_bytes();
-            let (here, rest) = payload.split_at_mut(size);
-            write_payload(chunk, kind, here);
-            payload = rest;
-            offset += size as u32;
+            let payload = e.container(chunk[0] >> 16, chunk.len() as u32, kind, size);
+            write_payload(chunk, kind, payload);
         }
         Ok(())
     }

@@ -4,7 +4,6 @@ use crate::container::{ArrayView, BitmapView, Container, Kind, RunView};
 use crate::format::directory::Directory;
 use crate::format::header::{read_u32, read_u64};
 use crate::format::{validate, FormatError};
-use crate::iter::Iter;
 
 /// A sroar bitmap read in place from its serialized bytes.
 ///
@@ -30,7 +29,7 @@ impl<'a> RoaringView<'a> {
     /// modified since). Today every read is bounds-checked, so breaking the
     /// contract makes queries return wrong answers or panic rather than cause
     /// undefined behavior; later versions (SIMD kernels) may rely on it fully.
-    #[allow(unsafe_code)]
+    #[allow(unsafe_code, reason = "an unsafe fn: its contract is the caller's to keep")]
     pub unsafe fn from_bytes_unchecked(bytes: &'a [u8]) -> Self {
         RoaringView { bytes }
     }
@@ -189,28 +188,9 @@ impl<'a> RoaringView<'a> {
         None
     }
 
-    /// Ascending iterator over the values; `.rev()` iterates descending.
-    pub fn iter(&self) -> Iter<'a> {
-        Iter::new(*self)
-    }
-
-    /// Ascending iterator over the values `>= x`.
-    pub fn iter_from(&self, x: u64) -> Iter<'a> {
-        Iter::from(*self, x)
-    }
-
     /// Iterator over `(key, container)` pairs.
     pub fn containers(&self) -> impl DoubleEndedIterator<Item = (u64, Container<'a>)> + 'a {
         let v = *self;
         (0..self.container_count()).map(move |i| v.container(i))
-    }
-}
-
-impl<'a> IntoIterator for &RoaringView<'a> {
-    type Item = u64;
-    type IntoIter = Iter<'a>;
-
-    fn into_iter(self) -> Iter<'a> {
-        self.iter()
     }
 }

@@ -1,33 +1,14 @@
 //! The owned encoder: containers pushed in increasing key order, written out as one
 //! canonical buffer.
 
-use core::fmt;
-
 use crate::container::bitmap::{self, WORDS};
 use crate::container::{canonical_kind, Container, Kind};
-use crate::format::directory::{encode_descr, encode_key_entry, KEY_LIMIT};
-use crate::format::{Header, HEADER_LEN, MAX_LEN};
+use crate::format::directory::KEY_LIMIT;
+use crate::format::encode::{head_len_bound, Encoder, Layout};
+use crate::format::MAX_LEN;
 use crate::kernels;
 
-/// The encoded result would not be shorter than 2^30 bytes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct CapacityError {
-    /// Length the encoding would need, in bytes (saturated).
-    pub needed: u64,
-}
-
-impl fmt::Display for CapacityError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "sroar bitmap would need {} bytes, the limit is {} bytes",
-            self.needed,
-            MAX_LEN - 1
-        )
-    }
-}
-
-impl std::error::Error for CapacityError {}
+pub use crate::format::encode::CapacityError;
 
 /// Builds a canonical buffer container by container.
 ///
@@ -35,21 +16,28 @@ impl std::error::Error for CapacityError {}
 /// skipped, and every container is stored in its canonical kind.
 #[derive(Clone, Debug, Default)]
 pub struct Writer {
-    keys: Vec<u64>,
-    /// `(kind, offset of the payload within the payloads)`.
-    descrs: Vec<(Kind, u32)>,
+    /// Each container's key, cardinality, kind and payload offset (within the
+    /// payloads).
+    entries: Vec<Entry>,
+    /// The shape of the result, for sizing and writing it.
+    layout: Layout,
     /// `prefix` bytes kept for the header and directory, then the payloads: when
     /// the directory fits the prefix, [`Writer::into_vec`] fills it in and hands
     /// the arena over, so the payloads are written once and never copied.
     arena: Vec<u8>,
     prefix: usize,
-    cardinality: u64,
     min: u64,
     max: u64,
     scratch_runs: Vec<(u16, u16)>,
     scratch_lows: Vec<u16>,
-    /// Payload bytes dropped once the result could no longer fit (see `finish`).
-    dropped: u64,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    key: u64,
+    card: u32,
+    kind: Kind,
+    start: u32,
 }
 
 impl Writer {
@@ -61,41 +49,40 @@ impl Writer {
     /// An empty writer with room for `containers` containers and `payload_bytes`
     /// bytes of payload.
     pub fn with_capacity(containers: usize, payload_bytes: usize) -> Self {
-        let prefix = HEADER_LEN + 12 * containers;
+        let prefix = head_len_bound(containers);
         let mut arena = Vec::with_capacity(prefix.saturating_add(payload_bytes));
         arena.resize(prefix, 0);
         Writer {
-            keys: Vec::with_capacity(containers),
-            descrs: Vec::with_capacity(containers),
+            entries: Vec::with_capacity(containers),
             arena,
             prefix,
             ..Self::default()
         }
     }
 
-    /// Payload bytes pushed so far.
+    /// Payload bytes pushed so far (and kept: see `finish`).
     fn payload_len(&self) -> usize {
         self.arena.len() - self.prefix
     }
 
     /// Number of containers pushed so far.
     pub fn container_count(&self) -> usize {
-        self.keys.len()
+        self.entries.len()
     }
 
     /// Number of values pushed so far.
     pub fn len(&self) -> u64 {
-        self.cardinality
+        self.layout.cardinality()
     }
 
     /// True when no value has been pushed.
     pub fn is_empty(&self) -> bool {
-        self.cardinality == 0
+        self.len() == 0
     }
 
     /// The key of the last container pushed.
     pub fn last_key(&self) -> Option<u64> {
-        self.keys.last().map(|e| e >> 16)
+        self.entries.last().map(|e| e.key)
     }
 
     fn begin(&mut self, key: u64) {
@@ -110,23 +97,21 @@ impl Writer {
 
     fn finish(&mut self, key: u64, kind: Kind, card: u32, start: usize, lo: u16, hi: u16) {
         let high = key << 16;
-        if self.keys.is_empty() {
+        if self.entries.is_empty() {
             self.min = high | u64::from(lo);
         }
         self.max = high | u64::from(hi);
-        self.cardinality += u64::from(card);
-        self.keys.push(encode_key_entry(key, card));
+        self.layout.push(key, card, self.payload_len() - start);
         // Offsets above 2^30 are caught by `encoded_len`; store them saturated.
-        self.descrs
-            .push((kind, u32::try_from(start).unwrap_or(u32::MAX)));
+        let start = u32::try_from(start).unwrap_or(u32::MAX);
+        self.entries.push(Entry { key, card, kind, start });
         // A result that can no longer fit is doomed to a CapacityError: stop keeping
         // its payload, so that memory stays bounded by the limit, not by the inputs.
-        if HEADER_LEN + 12 * self.keys.len() + self.payload_len() >= MAX_LEN {
-            self.dropped += self.payload_len() as u64;
+        if self.layout.total_len() >= MAX_LEN as u64 {
             self.arena = Vec::new();
             self.prefix = 0;
         }
-        if self.keys.len().is_multiple_of(4096) {
+        if self.entries.len().is_multiple_of(4096) {
             crate::interrupt::check();
         }
     }
@@ -381,14 +366,16 @@ impl Writer {
         self.arena.extend_from_slice(&[s[0], s[1], l[0], l[1]]);
     }
 
+    /// The layout of the result, with its bounds.
+    fn layout(&self) -> Layout {
+        let mut l = self.layout;
+        l.bounds(self.min, self.max);
+        l
+    }
+
     /// Length of the encoded buffer.
     pub fn encoded_len(&self) -> Result<usize, CapacityError> {
-        let n = self.keys.len() as u64;
-        let len = HEADER_LEN as u64 + 12 * n + self.payload_len() as u64 + self.dropped;
-        if len >= MAX_LEN as u64 {
-            return Err(CapacityError { needed: len });
-        }
-        Ok(len as usize)
+        self.layout.len()
     }
 
     /// Writes the encoded buffer into `out`, whose length must be
@@ -397,34 +384,23 @@ impl Writer {
     /// # Panics
     /// If `out.len()` differs from the encoded length.
     pub fn write_into(&self, out: &mut [u8]) -> Result<(), CapacityError> {
-        let len = self.encoded_len()?;
+        let layout = self.layout();
+        let len = layout.len()?;
         assert_eq!(out.len(), len, "sroar: output buffer has the wrong length");
-        let (head, payload) = out.split_at_mut(HEADER_LEN + 12 * self.keys.len());
-        self.write_head(head, len);
+        let (head, payload) = out.split_at_mut(layout.head_len() as usize);
+        self.write_head(head, &layout, self.payload_len());
         payload.copy_from_slice(&self.arena[self.prefix..]);
         Ok(())
     }
 
-    /// Writes the header and the directory of an encoding of `len` bytes into
-    /// `out`, which must be `HEADER_LEN + 12 n` bytes long.
-    fn write_head(&self, out: &mut [u8], len: usize) {
-        let n = self.keys.len();
-        let header = Header {
-            n: n as u32,
-            total_len: len as u32,
-            cardinality: self.cardinality,
-            min: self.min,
-            max: self.max,
-        };
-        let (head, rest) = out.split_at_mut(HEADER_LEN);
-        header.write(head.try_into().expect("header is 40 bytes"));
-        let (keys, descrs) = rest.split_at_mut(8 * n);
-        for (dst, e) in keys.as_chunks_mut::<8>().0.iter_mut().zip(&self.keys) {
-            *dst = e.to_le_bytes();
-        }
-        let base = (HEADER_LEN + 12 * n) as u32;
-        for (dst, &(kind, off)) in descrs.as_chunks_mut::<4>().0.iter_mut().zip(&self.descrs) {
-            *dst = encode_descr(kind, base + off).to_le_bytes();
+    /// Writes the header and the directory into `out` (exactly `head_len` bytes),
+    /// the payloads totalling `payload` bytes: they are copied as one block, or
+    /// are in place already.
+    fn write_head(&self, out: &mut [u8], layout: &Layout, payload: usize) {
+        let mut e = Encoder::head_only(out, layout);
+        let ends = self.entries.iter().skip(1).map(|x| x.start as usize).chain([payload]);
+        for (x, end) in self.entries.iter().zip(ends) {
+            e.container(x.key, x.card, x.kind, end - x.start as usize);
         }
     }
 
@@ -432,18 +408,20 @@ impl Writer {
     /// [`Writer::with_capacity`] (always, unless more containers were pushed than
     /// announced), this is the writer's own buffer: the payloads are not copied.
     pub fn into_vec(mut self) -> Result<Vec<u8>, CapacityError> {
-        let len = self.encoded_len()?;
-        let head = HEADER_LEN + 12 * self.keys.len();
+        let layout = self.layout();
+        let len = layout.len()?;
+        let head = layout.head_len() as usize;
         if head > self.prefix {
             let mut out = vec![0u8; len];
             self.write_into(&mut out)?;
             return Ok(out);
         }
+        let payload = self.payload_len();
         let mut out = core::mem::take(&mut self.arena);
         // Fewer containers than announced: close the gap (one move, no allocation).
         out.copy_within(self.prefix.., head);
         out.truncate(len);
-        self.write_head(&mut out[..head], len);
+        self.write_head(&mut out[..head], &layout, payload);
         // A reservation is a bound; do not keep much more than the result.
         if out.capacity() > 2 * len {
             out.shrink_to_fit();

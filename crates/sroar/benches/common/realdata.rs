@@ -2,7 +2,7 @@
 //! `target/realdata/<name>/`, then parsed into one sorted `Vec<u64>` per bitmap.
 //!
 //! The zips are looked up in `$SROAR_REALDATA`, else in `shared/realdata` beside
-//! the workspace (`/work/shared/realdata` next to `/work/main`).
+//! the workspace (`../shared/realdata` from the workspace root).
 
 use std::fs;
 use std::io;

@@ -7,6 +7,12 @@ pub struct ArrayView<'a> {
 }
 
 impl<'a> ArrayView<'a> {
+    /// The values as stored: sorted little-endian `u16`s, for the kernels.
+    #[inline]
+    pub(crate) fn lows(&self) -> &'a [[u8; 2]] {
+        self.lows
+    }
+
     /// A view over the payload bytes (an odd trailing byte is ignored).
     pub fn new(bytes: &'a [u8]) -> Self {
         ArrayView {

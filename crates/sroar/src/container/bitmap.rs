@@ -311,11 +311,13 @@ impl ExactSizeIterator for BitmapIter<'_> {}
 // ---- helpers over an owned scratch bitmap ----
 
 /// Number of set bits.
+#[cfg(any(test, feature = "internals"))]
 pub fn words_cardinality(words: &[u64; WORDS]) -> u32 {
     words.iter().map(|w| w.count_ones()).sum()
 }
 
 /// Number of maximal runs of set bits.
+#[cfg(any(test, feature = "internals"))]
 pub fn words_count_runs(words: &[u64; WORDS]) -> u32 {
     let mut carry = 0;
     let mut runs = 0;
@@ -327,6 +329,7 @@ pub fn words_count_runs(words: &[u64; WORDS]) -> u32 {
 }
 
 /// Appends the set positions, ascending, to `out`.
+#[cfg(any(test, feature = "internals"))]
 pub fn words_lows(words: &[u64; WORDS], out: &mut Vec<u16>) {
     for (i, &w) in words.iter().enumerate() {
         let mut w = w;
@@ -338,6 +341,7 @@ pub fn words_lows(words: &[u64; WORDS], out: &mut Vec<u16>) {
 }
 
 /// Appends the maximal runs of set bits as `(start, last)`, inclusive, to `out`.
+#[cfg(any(test, feature = "internals"))]
 pub fn words_runs(words: &[u64; WORDS], out: &mut Vec<(u16, u16)>) {
     let mut i = 0;
     let mut w = words[0];

@@ -4,7 +4,7 @@
 //! test, which gathers do not beat (an AVX2 version with two 4-lane gathers per
 //! 8 values ran at half this loop's speed on Zen 3; BENCHMARKS.md).
 
-use super::bitmap::{scalar::words, WORDS};
+use super::scalar::bitmap::{words, WORDS};
 
 #[inline(always)]
 fn test(bitmap: &[[u8; 8]; WORDS], v: u16) -> bool {

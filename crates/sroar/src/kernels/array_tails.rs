@@ -4,7 +4,7 @@
 
 use core::mem::MaybeUninit;
 
-use super::array::scalar;
+use super::scalar::array as scalar;
 
 /// `COMPACT[m]`: byte-shuffle indices (`pshufb` on x86-64, `tbl` on aarch64)
 /// moving the 16-bit lanes selected by the bits of `m` to the front; index

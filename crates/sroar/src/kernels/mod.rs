@@ -14,7 +14,8 @@
 //! The public functions of [`mod@array`], [`bitmap`], [`array_bitmap`], [`run`]
 //! and [`search`] dispatch through the tier chosen once by [`dispatch`]; the
 //! per-tier function tables are reachable through [`dispatch::kernels_for`]
-//! and the scalar versions through each module's `scalar` submodule.
+//! and the scalar versions through [`scalar`], the one module every tier and the
+//! dispatcher import (so no import runs from a tier back to the dispatched API).
 //!
 //! | kernel | scalar | NEON (aarch64) | AVX2 | AVX-512 |
 //! |---|---|---|---|---|
@@ -23,13 +24,14 @@
 //! | `array::xor` | merge (branchless) / gallop | min/max merge network, keeping lanes unlike both neighbours | min/max merge network, keeping lanes unlike both neighbours | (AVX2) |
 //! | `array::difference` | merge (branchless) / gallop | 8×8 block compare, keeping the unmatched lanes | 8×8 block compare, keeping the unmatched lanes | 32×16 broadcast compare + `vpcompressw` |
 //! | `array::ascending_runs` | branch-free pair loop | (scalar) | saturated gaps against a load one value back, 8 or 16 lanes | (AVX2: a 512-bit version slowed whole pairwise operations by 4–9%, see BENCHMARKS.md) |
-//! | `bitmap::{op_into, op_count, intersects, or_assign (counts), or_assign_words, popcount, count_runs, card_and_runs}` | word loop | 128-bit, `cnt` + `uadalp` popcount | 256-bit, Harley–Seal + Mula popcount | 512-bit, `vpopcntq` |
+//! | `bitmap::{op_into, op_count, intersects, or_assign (counts), popcount, count_runs, card_and_runs}` | word loop | 128-bit, `cnt` + `uadalp` popcount | 256-bit, Harley–Seal + Mula popcount | 512-bit, `vpopcntq` |
 //! | `bitmap::to_array` | `tzcnt` loop | (scalar) | byte table (dense words) | `vpcompressw` per non-empty 512-bit group; `tzcnt` below 1024 bits |
 //! | `bitmap::{edges, to_runs}` | edge words (vectorized) + `to_array` | through `to_array` | through `to_array` | through `to_array` |
 //! | `bitmap::{set_range, clear_range, flip_range, range_count}` | word masks | – | – | – |
 //! | `array_bitmap::*` | branch-free loops | – | – (gathers ran at half speed) | – |
 //! | `run::checked_card` (validation) | branch-free loop | (scalar) | 8 runs per step against a load one run back | (AVX2) |
 //! | `run::*` set operations, `search::lower_bound_u16` | scalar | – | – | – |
+//! | `owned::*` (in-place merges of scratch arrays, walks of bits and runs) | scalar | – | – | – |
 //! | `values::fill_consecutive` | vectorized loop (SSE2 / NEON) | 2 per store | 4 per store | 8 per store |
 //! | `values::bits_into` (bitmap iteration) | `tzcnt` loop | (scalar) | byte table, 8 lanes per byte (words of 6+ bits) | (AVX2) |
 //! | `search::lower_bound_keys` | branchless binary search | + 16-entry window compare | + 16-entry window compare | + 32-entry window compare |
@@ -50,12 +52,19 @@
 
 pub mod array;
 pub mod array_bitmap;
+#[cfg(any(target_arch = "x86_64", all(target_arch = "aarch64", target_endian = "little")))]
+mod array_blocks;
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 mod array_tails;
 pub mod bitmap;
+#[cfg(any(target_arch = "x86_64", all(target_arch = "aarch64", target_endian = "little")))]
+mod bitmap_tiers;
 pub mod dispatch;
+pub mod owned;
 pub mod run;
+pub mod scalar;
 pub mod search;
+mod table;
 pub mod values;
 
 #[cfg(target_arch = "x86_64")]
@@ -66,4 +75,4 @@ mod avx512;
 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
 mod neon;
 
-pub use dispatch::{available_tiers, set_tier, tier, Tier, Unsupported};
+pub use dispatch::{available_tiers, reset_tier, set_tier, tier, Tier, Unsupported};

@@ -6,16 +6,10 @@
 //! run counts are small and the work is branchy. [`checked_card`], the check
 //! of every stored run list, is dispatched.
 
-use super::array::scalar::gallop;
-use super::bitmap::{scalar::set_range, WORDS};
+use super::scalar::array::gallop;
+use super::scalar::bitmap::{set_range, WORDS};
 
-/// Start and inclusive end of run `r`, as `u32`.
-#[inline(always)]
-pub fn bounds(r: [u8; 4]) -> (u32, u32) {
-    let start = u16::from_le_bytes([r[0], r[1]]) as u32;
-    let len_minus_1 = u16::from_le_bytes([r[2], r[3]]) as u32;
-    (start, start + len_minus_1)
-}
+pub use super::scalar::run::bounds;
 
 /// The output of a run kernel: runs pushed in order of their starts, each merged
 /// into the previous one when they touch or overlap. The last run stays in
@@ -479,6 +473,7 @@ pub fn set_into(runs: &[[u8; 4]], words: &mut [u64; WORDS]) {
 }
 
 /// Whether `low` is inside some run (binary search).
+#[cfg(any(test, feature = "internals"))]
 pub fn contains(runs: &[[u8; 4]], low: u16) -> bool {
     let low = low as u32;
     // Number of runs starting at or before `low`.
@@ -489,30 +484,15 @@ pub fn contains(runs: &[[u8; 4]], low: u16) -> bool {
 /// The cardinality of `runs` if it is a valid stored run list: each run ends at
 /// or before 65535, and starts at least 2 past the end of the one before (so
 /// runs are sorted, apart, and maximal); `None` otherwise.
+#[cfg(any(test, feature = "internals"))]
 #[inline]
 pub fn checked_card(runs: &[[u8; 4]]) -> Option<u32> {
     (super::dispatch::kernels().run_checked_card)(runs)
 }
 
-/// Portable implementations (also the reference for the SIMD tiers).
-pub mod scalar {
-    /// [`super::checked_card`], without a branch per run (an invalid list is
-    /// rare, and only needs to be found, not located).
-    pub fn checked_card(runs: &[[u8; 4]]) -> Option<u32> {
-        let mut ok = true;
-        let mut card = 0u32;
-        let mut next_min = 0u32;
-        for r in runs {
-            let (s, e) = super::bounds(*r);
-            ok &= s >= next_min && e <= 65535;
-            card = card.wrapping_add(e - s + 1);
-            next_min = e + 2;
-        }
-        ok.then_some(card)
-    }
-}
 
 /// Number of values in the runs.
+#[cfg(any(test, feature = "internals"))]
 pub fn card(runs: &[[u8; 4]]) -> u32 {
     runs.iter()
         .map(|r| u16::from_le_bytes([r[2], r[3]]) as u32 + 1)

@@ -1,9 +1,9 @@
 //! Intersection of many views at once.
 
-use super::accumulator::Acc;
-use super::and::and_into;
+use super::accumulate::scratch::Acc;
+use super::meet::{meet, Write};
 use super::pair::{payload_bound, run_bound_bytes, Scratch};
-use super::walk::seek;
+use super::walk::{seek, Slot};
 use crate::format::directory::Directory;
 use crate::view::RoaringView;
 use crate::writer::Writer;
@@ -67,19 +67,17 @@ pub fn and_many(views: &[RoaringView<'_>]) -> Writer {
     });
     let mut w = Writer::with_capacity(containers, payload);
 
-    let mut s = Scratch::new();
+    let mut sink = Write {
+        w: &mut w,
+        s: Scratch::new(),
+    };
     let mut tmp: Vec<u16> = Vec::new();
     let mut by_card: Vec<usize> = Vec::with_capacity(k);
     for g in groups {
         let key = dirs[0].key(g[0]);
         if k == 2 {
-            and_into(
-                key,
-                views[0].container(g[0]).1,
-                views[1].container(g[1]).1,
-                &mut w,
-                &mut s,
-            );
+            let (x, y) = (Slot::at(views[0], &dirs[0], g[0]), Slot::at(views[1], &dirs[1], g[1]));
+            meet(&mut sink, x, y);
             continue;
         }
         by_card.clear();
@@ -96,7 +94,7 @@ pub fn and_many(views: &[RoaringView<'_>]) -> Writer {
                 break;
             }
         }
-        acc.push(key, &mut w, &mut tmp);
+        acc.push(key, sink.w, &mut tmp);
     }
     w
 }

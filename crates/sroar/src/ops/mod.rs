@@ -6,7 +6,7 @@
 //! | `a ∩ b`, `a ∪ b`, `a ⊕ b`, `a \ b` | `and.rs`, `or.rs`, `xor.rs`, `andnot.rs` | [`and`](and()), [`and_writer`], … |
 //! | their cardinalities | `len.rs` | [`and_len`], [`or_len`], [`xor_len`], [`andnot_len`] |
 //! | tests | `intersects.rs`, `subset.rs`, `order.rs` | [`intersects`](intersects()), [`is_subset`], [`eq`], [`cmp`] |
-//! | n-way | `or_many.rs`, `and_many.rs`, `accumulator.rs`, `build.rs` | [`or_many`], [`and_many`], [`OrAccumulator`], [`AndAccumulator`], [`XorAccumulator`], [`BuildAccumulator`] |
+//! | n-way | `or_many.rs`, `and_many.rs`, `accumulate/` | [`or_many`], [`and_many`], [`OrAccumulator`], [`AndAccumulator`], [`XorAccumulator`], [`BuildAccumulator`] |
 //!
 //! Below the operations, `walk.rs` merges two directories (visiting the keys in
 //! order and stopping when the visitor breaks), and `pair.rs` turns a container
@@ -39,14 +39,14 @@
 //! assert_eq!(RoaringView::from_bytes(&buf).unwrap().len(), 5);
 //! ```
 
-mod accumulator;
+mod accumulate;
 mod and;
 mod and_many;
 mod andnot;
-mod build;
 mod intersects;
 mod key_hash;
 mod len;
+mod meet;
 mod or;
 mod or_many;
 mod order;
@@ -55,11 +55,12 @@ mod subset;
 mod walk;
 mod xor;
 
-pub use accumulator::{AndAccumulator, OrAccumulator, XorAccumulator};
+pub use accumulate::{
+    Accumulator, AndAccumulator, BuildAccumulator, OrAccumulator, SetOp, XorAccumulator,
+};
 pub use and::{and, and_writer};
 pub use and_many::and_many;
 pub use andnot::{andnot, andnot_writer};
-pub use build::BuildAccumulator;
 pub use intersects::intersects;
 pub use len::{and_len, andnot_len, or_len, xor_len};
 pub use or::{or, or_writer};

@@ -1,6 +1,6 @@
 //! Whether one view is contained in another.
 
-use super::len::and_card;
+use super::meet::{meet, Count};
 use super::walk::{seek, Slot};
 use crate::view::RoaringView;
 
@@ -30,7 +30,7 @@ pub fn is_subset(a: RoaringView<'_>, b: RoaringView<'_>) -> bool {
             return false;
         }
         let (x, y) = (Slot::at(a, &da, i), Slot::at(b, &db, j));
-        if and_card(x, y) != x.card {
+        if meet(&mut Count, x, y) != x.card {
             return false;
         }
         j += 1;

@@ -1,4 +1,4 @@
-#![allow(unsafe_code)]
+#![allow(unsafe_code, reason = "AVX2 intrinsics and the target_feature functions of this tier")]
 //! AVX2 check that a `u16` array is strictly increasing, counting its runs
 //! of consecutive values (validation of untrusted payloads).
 //!
@@ -10,7 +10,7 @@
 
 use core::arch::x86_64::*;
 
-use crate::kernels::array::scalar;
+use crate::kernels::scalar::array as scalar;
 
 #[inline]
 #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]

@@ -1,4 +1,4 @@
-#![allow(unsafe_code)]
+#![allow(unsafe_code, reason = "AVX2 intrinsics and the target_feature functions of this tier")]
 //! AVX2 bitmap kernels: 256-bit word operations, Harley–Seal carry-save
 //! adders with Mula's nibble-lookup (`vpshufb`) popcount, and table-driven
 //! bit extraction.
@@ -6,13 +6,10 @@
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
-use crate::kernels::bitmap::scalar::words;
-use crate::kernels::bitmap::{BitOp, WORDS};
+use crate::kernels::bitmap_tiers::bitmap_tier;
+use crate::kernels::scalar::bitmap::words;
+use crate::kernels::scalar::bitmap::{BitOp, WORDS};
 
-const AND: u8 = 0;
-const OR: u8 = 1;
-const XOR: u8 = 2;
-const ANDNOT: u8 = 3;
 
 #[inline]
 #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
@@ -172,15 +169,6 @@ fn or_assign_avx2(acc: &mut [u64; WORDS], b: &[[u8; 8]; WORDS]) -> u32 {
 }
 
 #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
-fn or_assign_words_avx2(acc: &mut [u64; WORDS], b: &[u64; WORDS]) {
-    for i in (0..WORDS).step_by(4) {
-        let q: &mut [u64; 4] = (&mut acc[i..i + 4]).try_into().expect("4 words");
-        let v = _mm256_or_si256(load_words(q), load_words(quad(b, i)));
-        store_words(q, v);
-    }
-}
-
-#[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
 fn popcount_avx2(w: &[u64; WORDS]) -> u32 {
     harley_seal(|k| load_words(quad(w, 4 * k)))
 }
@@ -219,83 +207,15 @@ fn card_and_runs_avx2(b: &[[u8; 8]; WORDS]) -> (u32, u32) {
     (card, count_runs_with(|k| load_bytes(quad(b, 4 * k))))
 }
 
-#[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
-fn op_into_any(
-    op: BitOp,
-    a: &[[u8; 8]; WORDS],
-    b: &[[u8; 8]; WORDS],
-    out: &mut [u64; WORDS],
-) -> u32 {
-    match op {
-        BitOp::And => op_into_avx2::<AND>(a, b, out),
-        BitOp::Or => op_into_avx2::<OR>(a, b, out),
-        BitOp::Xor => op_into_avx2::<XOR>(a, b, out),
-        BitOp::AndNot => op_into_avx2::<ANDNOT>(a, b, out),
-    }
-}
-
-#[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
-fn op_count_any(op: BitOp, a: &[[u8; 8]; WORDS], b: &[[u8; 8]; WORDS]) -> u32 {
-    match op {
-        BitOp::And => op_count_avx2::<AND>(a, b),
-        BitOp::Or => op_count_avx2::<OR>(a, b),
-        BitOp::Xor => op_count_avx2::<XOR>(a, b),
-        BitOp::AndNot => op_count_avx2::<ANDNOT>(a, b),
-    }
-}
-
-/// `out = a op b`; returns the cardinality.
-pub(super) fn op_into(op: BitOp, a: &[[u8; 8]], b: &[[u8; 8]], out: &mut [u64; WORDS]) -> u32 {
-    let (a, b) = (words(a), words(b));
-    // SAFETY: only reachable through the AVX2 table, which the dispatcher
-    // hands out only after detecting the enabled features.
-    unsafe { op_into_any(op, a, b, out) }
-}
-
-/// Cardinality of `a op b`.
-pub(super) fn op_count(op: BitOp, a: &[[u8; 8]], b: &[[u8; 8]]) -> u32 {
-    let (a, b) = (words(a), words(b));
-    // SAFETY: features detected (see `op_into`).
-    unsafe { op_count_any(op, a, b) }
-}
-
-/// Whether `a & b` is non-zero.
-pub(super) fn intersects(a: &[[u8; 8]], b: &[[u8; 8]]) -> bool {
-    let (a, b) = (words(a), words(b));
-    // SAFETY: AVX2 features detected (see `op_into`).
-    unsafe { intersects_avx2(a, b) }
-}
-
-/// `acc |= b`; returns the cardinality of `acc`.
-pub(super) fn or_assign(acc: &mut [u64; WORDS], b: &[[u8; 8]]) -> u32 {
-    let b = words(b);
-    // SAFETY: AVX2 features detected (see `op_into`).
-    unsafe { or_assign_avx2(acc, b) }
-}
-
-/// `acc |= b`.
-pub(super) fn or_assign_words(acc: &mut [u64; WORDS], b: &[u64; WORDS]) {
-    // SAFETY: AVX2 features detected (see `op_into`).
-    unsafe { or_assign_words_avx2(acc, b) }
-}
-
-/// Number of set bits.
-pub(super) fn popcount(w: &[u64; WORDS]) -> u32 {
-    // SAFETY: AVX2 features detected (see `op_into`).
-    unsafe { popcount_avx2(w) }
-}
-
-/// Number of maximal runs.
-pub(super) fn count_runs(w: &[u64; WORDS]) -> u32 {
-    // SAFETY: AVX2 features detected (see `op_into`).
-    unsafe { count_runs_avx2(w) }
-}
-
-/// `(number of set bits, number of maximal runs)`.
-pub(super) fn card_and_runs(b: &[[u8; 8]]) -> (u32, u32) {
-    let b = words(b);
-    // SAFETY: AVX2 features detected (see `op_into`).
-    unsafe { card_and_runs_avx2(b) }
+bitmap_tier! {
+    features = "avx2,popcnt,bmi1,bmi2,lzcnt",
+    op_into = op_into_avx2,
+    op_count = op_count_avx2,
+    intersects = intersects_avx2,
+    or_assign = or_assign_avx2,
+    popcount = popcount_avx2,
+    count_runs = count_runs_avx2,
+    card_and_runs = card_and_runs_avx2,
 }
 
 /// Words with at most this many bits are extracted bit by bit.

@@ -11,7 +11,7 @@ mod run;
 mod search;
 mod values;
 
-use super::dispatch::{Avx2Proof, Kernels, Tier};
+use super::table::{Avx2Proof, Kernels, Tier};
 
 static TABLE: Kernels = Kernels {
     tier: Tier::Avx2,
@@ -25,7 +25,6 @@ static TABLE: Kernels = Kernels {
     bitmap_op_count: bitmap::op_count,
     bitmap_intersects: bitmap::intersects,
     bitmap_or_assign: bitmap::or_assign,
-    bitmap_or_assign_words: bitmap::or_assign_words,
     bitmap_popcount: bitmap::popcount,
     bitmap_count_runs: bitmap::count_runs,
     bitmap_to_array: bitmap::to_array,

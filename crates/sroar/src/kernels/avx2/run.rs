@@ -1,11 +1,11 @@
-#![allow(unsafe_code)]
+#![allow(unsafe_code, reason = "AVX2 intrinsics and the target_feature functions of this tier")]
 //! AVX2 check of a stored run list: eight runs per step, each compared with the
 //! run before it through a second load one run back; the last few runs go
 //! through the scalar loop.
 
 use core::arch::x86_64::*;
 
-use crate::kernels::run::bounds;
+use crate::kernels::scalar::run::bounds;
 
 const W: usize = 8;
 
@@ -21,7 +21,7 @@ fn load(runs: &[[u8; 4]]) -> __m256i {
 fn checked_card_avx2(runs: &[[u8; 4]]) -> Option<u32> {
     if runs.len() <= W {
         // No whole step: the scalar loop, without the vector set-up.
-        return crate::kernels::run::scalar::checked_card(runs);
+        return crate::kernels::scalar::run::checked_card(runs);
     }
     let first = runs[0];
     let (s0, e0) = bounds(first);
@@ -54,7 +54,7 @@ fn checked_card_avx2(runs: &[[u8; 4]]) -> Option<u32> {
         return None;
     }
     // The last runs, with the run before them: the scalar check of that tail.
-    let tail = crate::kernels::run::scalar::checked_card(&runs[j - 1..])?;
+    let tail = crate::kernels::scalar::run::checked_card(&runs[j - 1..])?;
     let (sp, ep) = bounds(runs[j - 1]);
     let mut sums = [0u32; W];
     // SAFETY: `sums` is 32 writable bytes; unaligned store.

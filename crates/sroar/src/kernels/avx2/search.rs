@@ -1,10 +1,10 @@
-#![allow(unsafe_code)]
+#![allow(unsafe_code, reason = "AVX2 intrinsics and the target_feature functions of this tier")]
 //! AVX2 lower bound over LE `u64` keys: branchless binary search down to a
 //! window of [`W`] entries, then one vector compare of the window.
 
 use core::arch::x86_64::*;
 
-use crate::kernels::search::scalar;
+use crate::kernels::scalar::search as scalar;
 
 const W: usize = 16;
 

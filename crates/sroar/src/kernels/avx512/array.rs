@@ -1,4 +1,4 @@
-#![allow(unsafe_code)]
+#![allow(unsafe_code, reason = "AVX-512 intrinsics and the target_feature functions of this tier")]
 //! AVX-512 sorted-array intersection and difference: a 32-block of `a` (one
 //! zmm of u16) is compared against broadcasts of each value of a 16-block of
 //! `b` (`vpcmpeqw` into a mask; `vp2intersect` is not assumed); the matched
@@ -16,7 +16,7 @@
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
-use crate::kernels::array::scalar;
+use crate::kernels::scalar::array as scalar;
 
 const B: usize = 32;
 /// Values of `b` broadcast per step.

@@ -1,17 +1,14 @@
-#![allow(unsafe_code)]
+#![allow(unsafe_code, reason = "AVX-512 intrinsics and the target_feature functions of this tier")]
 //! AVX-512 bitmap kernels: 512-bit word operations, `vpopcntq` counts, and
 //! VBMI2 `vpcompressw` bit extraction.
 
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
-use crate::kernels::bitmap::scalar::words;
-use crate::kernels::bitmap::{BitOp, WORDS};
+use crate::kernels::bitmap_tiers::bitmap_tier;
+use crate::kernels::scalar::bitmap::words;
+use crate::kernels::scalar::bitmap::{BitOp, WORDS};
 
-const AND: u8 = 0;
-const OR: u8 = 1;
-const XOR: u8 = 2;
-const ANDNOT: u8 = 3;
 
 #[inline]
 fn oct<T>(s: &[T], i: usize) -> &[T; 8] {
@@ -121,17 +118,6 @@ fn or_assign_avx512(acc: &mut [u64; WORDS], b: &[[u8; 8]; WORDS]) -> u32 {
 #[target_feature(
     enable = "avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx512vbmi2,avx2,popcnt,bmi1,bmi2,lzcnt"
 )]
-fn or_assign_words_avx512(acc: &mut [u64; WORDS], b: &[u64; WORDS]) {
-    for i in (0..WORDS).step_by(8) {
-        let q: &mut [u64; 8] = (&mut acc[i..i + 8]).try_into().expect("8 words");
-        let v = _mm512_or_si512(load_words(q), load_words(oct(b, i)));
-        store_words(q, v);
-    }
-}
-
-#[target_feature(
-    enable = "avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx512vbmi2,avx2,popcnt,bmi1,bmi2,lzcnt"
-)]
 fn popcount_avx512(w: &[u64; WORDS]) -> u32 {
     let mut acc = _mm512_setzero_si512();
     for i in (0..WORDS).step_by(8) {
@@ -234,87 +220,15 @@ fn to_array_avx512(w: &[u64; WORDS], dst: &mut [MaybeUninit<u16>]) -> usize {
     pos
 }
 
-#[target_feature(
-    enable = "avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx512vbmi2,avx2,popcnt,bmi1,bmi2,lzcnt"
-)]
-fn op_into_any(
-    op: BitOp,
-    a: &[[u8; 8]; WORDS],
-    b: &[[u8; 8]; WORDS],
-    out: &mut [u64; WORDS],
-) -> u32 {
-    match op {
-        BitOp::And => op_into_avx512::<AND>(a, b, out),
-        BitOp::Or => op_into_avx512::<OR>(a, b, out),
-        BitOp::Xor => op_into_avx512::<XOR>(a, b, out),
-        BitOp::AndNot => op_into_avx512::<ANDNOT>(a, b, out),
-    }
-}
-
-#[target_feature(
-    enable = "avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx512vbmi2,avx2,popcnt,bmi1,bmi2,lzcnt"
-)]
-fn op_count_any(op: BitOp, a: &[[u8; 8]; WORDS], b: &[[u8; 8]; WORDS]) -> u32 {
-    match op {
-        BitOp::And => op_count_avx512::<AND>(a, b),
-        BitOp::Or => op_count_avx512::<OR>(a, b),
-        BitOp::Xor => op_count_avx512::<XOR>(a, b),
-        BitOp::AndNot => op_count_avx512::<ANDNOT>(a, b),
-    }
-}
-
-/// `out = a op b`; returns the cardinality.
-pub(super) fn op_into(op: BitOp, a: &[[u8; 8]], b: &[[u8; 8]], out: &mut [u64; WORDS]) -> u32 {
-    let (a, b) = (words(a), words(b));
-    // SAFETY: only reachable through the AVX-512 table, which the dispatcher
-    // hands out only after detecting the enabled features.
-    unsafe { op_into_any(op, a, b, out) }
-}
-
-/// Cardinality of `a op b`.
-pub(super) fn op_count(op: BitOp, a: &[[u8; 8]], b: &[[u8; 8]]) -> u32 {
-    let (a, b) = (words(a), words(b));
-    // SAFETY: features detected (see `op_into`).
-    unsafe { op_count_any(op, a, b) }
-}
-
-/// Whether `a & b` is non-zero.
-pub(super) fn intersects(a: &[[u8; 8]], b: &[[u8; 8]]) -> bool {
-    let (a, b) = (words(a), words(b));
-    // SAFETY: AVX-512 features detected (see `op_into`).
-    unsafe { intersects_avx512(a, b) }
-}
-
-/// `acc |= b`; returns the cardinality of `acc`.
-pub(super) fn or_assign(acc: &mut [u64; WORDS], b: &[[u8; 8]]) -> u32 {
-    let b = words(b);
-    // SAFETY: AVX-512 features detected (see `op_into`).
-    unsafe { or_assign_avx512(acc, b) }
-}
-
-/// `acc |= b`.
-pub(super) fn or_assign_words(acc: &mut [u64; WORDS], b: &[u64; WORDS]) {
-    // SAFETY: AVX-512 features detected (see `op_into`).
-    unsafe { or_assign_words_avx512(acc, b) }
-}
-
-/// Number of set bits.
-pub(super) fn popcount(w: &[u64; WORDS]) -> u32 {
-    // SAFETY: AVX-512 features detected (see `op_into`).
-    unsafe { popcount_avx512(w) }
-}
-
-/// Number of maximal runs.
-pub(super) fn count_runs(w: &[u64; WORDS]) -> u32 {
-    // SAFETY: AVX-512 features detected (see `op_into`).
-    unsafe { count_runs_avx512(w) }
-}
-
-/// `(number of set bits, number of maximal runs)`.
-pub(super) fn card_and_runs(b: &[[u8; 8]]) -> (u32, u32) {
-    let b = words(b);
-    // SAFETY: AVX-512 features detected (see `op_into`).
-    unsafe { card_and_runs_avx512(b) }
+bitmap_tier! {
+    features = "avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx512vbmi2,avx2,popcnt,bmi1,bmi2,lzcnt",
+    op_into = op_into_avx512,
+    op_count = op_count_avx512,
+    intersects = intersects_avx512,
+    or_assign = or_assign_avx512,
+    popcount = popcount_avx512,
+    count_runs = count_runs_avx512,
+    card_and_runs = card_and_runs_avx512,
 }
 
 /// Bitmaps with fewer set bits are extracted bit by bit.
@@ -327,7 +241,7 @@ pub(super) fn to_array(w: &[u64; WORDS], out: &mut Vec<u16>) {
     // than a `tzcnt` per bit.
     if bits < SPARSE_BITS {
         out.reserve(bits);
-        return crate::kernels::bitmap::scalar::to_array(w, out);
+        return crate::kernels::scalar::bitmap::to_array(w, out);
     }
     let cap = bits + 32;
     out.reserve(cap);

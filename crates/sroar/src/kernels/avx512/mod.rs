@@ -11,7 +11,7 @@ mod values;
 
 use std::sync::OnceLock;
 
-use super::dispatch::{Avx512Proof, Kernels, Tier};
+use super::table::{Avx512Proof, Kernels, Tier};
 
 /// The AVX2 table, for the kernels (and short inputs) AVX-512 leaves to it.
 static FALLBACK: OnceLock<&'static Kernels> = OnceLock::new();
@@ -37,7 +37,6 @@ pub(in crate::kernels) fn table(proof: Avx512Proof) -> &'static Kernels {
         bitmap_op_count: bitmap::op_count,
         bitmap_intersects: bitmap::intersects,
         bitmap_or_assign: bitmap::or_assign,
-        bitmap_or_assign_words: bitmap::or_assign_words,
         bitmap_popcount: bitmap::popcount,
         bitmap_count_runs: bitmap::count_runs,
         bitmap_to_array: bitmap::to_array,

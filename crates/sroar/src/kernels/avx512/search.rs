@@ -1,10 +1,10 @@
-#![allow(unsafe_code)]
+#![allow(unsafe_code, reason = "AVX-512 intrinsics and the target_feature functions of this tier")]
 //! AVX-512 lower bound over LE `u64` keys: branchless binary search down to a
 //! window of [`W`] entries, then unsigned 64-bit mask compares.
 
 use core::arch::x86_64::*;
 
-use crate::kernels::search::scalar;
+use crate::kernels::scalar::search as scalar;
 
 const W: usize = 32;
 

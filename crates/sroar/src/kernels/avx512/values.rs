@@ -1,4 +1,4 @@
-#![allow(unsafe_code)]
+#![allow(unsafe_code, reason = "AVX-512 intrinsics and the target_feature functions of this tier")]
 //! AVX-512 value output: eight consecutive values per 512-bit store.
 
 use core::arch::x86_64::*;
@@ -17,7 +17,7 @@ fn fill_consecutive_avx512(out: &mut [u64], first: u64) {
         v = _mm512_add_epi64(v, step);
     }
     let done = 8 * chunks.len() as u64;
-    crate::kernels::values::scalar::fill_consecutive(rest, first.wrapping_add(done));
+    crate::kernels::scalar::values::fill_consecutive(rest, first.wrapping_add(done));
 }
 
 /// `out[k] = first + k`.

@@ -1,16 +1,13 @@
-#![allow(unsafe_code)]
+#![allow(unsafe_code, reason = "NEON intrinsics and the target_feature functions of this tier")]
 //! NEON bitmap kernels: 128-bit word operations; popcount with `cnt` (per
 //! byte), summed into 16-bit lanes with `uadalp`.
 
 use core::arch::aarch64::*;
 
-use crate::kernels::bitmap::scalar::words;
-use crate::kernels::bitmap::{BitOp, WORDS};
+use crate::kernels::bitmap_tiers::bitmap_tier;
+use crate::kernels::scalar::bitmap::words;
+use crate::kernels::scalar::bitmap::{BitOp, WORDS};
 
-const AND: u8 = 0;
-const OR: u8 = 1;
-const XOR: u8 = 2;
-const ANDNOT: u8 = 3;
 
 /// 128-bit vectors in a bitmap.
 const VECTORS: usize = WORDS / 2;
@@ -119,15 +116,6 @@ fn or_assign_neon(acc: &mut [u64; WORDS], b: &[[u8; 8]; WORDS]) -> u32 {
 }
 
 #[target_feature(enable = "neon")]
-fn or_assign_words_neon(acc: &mut [u64; WORDS], b: &[u64; WORDS]) {
-    for i in (0..WORDS).step_by(2) {
-        let q: &mut [u64; 2] = (&mut acc[i..i + 2]).try_into().expect("2 words");
-        let v = vorrq_u8(load_words(q), load_words(pair(b, i)));
-        store_words(q, v);
-    }
-}
-
-#[target_feature(enable = "neon")]
 fn popcount_neon(w: &[u64; WORDS]) -> u32 {
     count(|k| load_words(pair(w, 2 * k)))
 }
@@ -162,81 +150,13 @@ fn card_and_runs_neon(b: &[[u8; 8]; WORDS]) -> (u32, u32) {
     (card, count_runs_with(|k| load_bytes(pair(b, 2 * k))))
 }
 
-#[target_feature(enable = "neon")]
-fn op_into_any(
-    op: BitOp,
-    a: &[[u8; 8]; WORDS],
-    b: &[[u8; 8]; WORDS],
-    out: &mut [u64; WORDS],
-) -> u32 {
-    match op {
-        BitOp::And => op_into_neon::<AND>(a, b, out),
-        BitOp::Or => op_into_neon::<OR>(a, b, out),
-        BitOp::Xor => op_into_neon::<XOR>(a, b, out),
-        BitOp::AndNot => op_into_neon::<ANDNOT>(a, b, out),
-    }
-}
-
-#[target_feature(enable = "neon")]
-fn op_count_any(op: BitOp, a: &[[u8; 8]; WORDS], b: &[[u8; 8]; WORDS]) -> u32 {
-    match op {
-        BitOp::And => op_count_neon::<AND>(a, b),
-        BitOp::Or => op_count_neon::<OR>(a, b),
-        BitOp::Xor => op_count_neon::<XOR>(a, b),
-        BitOp::AndNot => op_count_neon::<ANDNOT>(a, b),
-    }
-}
-
-/// `out = a op b`; returns the cardinality.
-pub(super) fn op_into(op: BitOp, a: &[[u8; 8]], b: &[[u8; 8]], out: &mut [u64; WORDS]) -> u32 {
-    let (a, b) = (words(a), words(b));
-    // SAFETY: only reachable through the NEON table, which the dispatcher
-    // hands out only after detecting NEON.
-    unsafe { op_into_any(op, a, b, out) }
-}
-
-/// Cardinality of `a op b`.
-pub(super) fn op_count(op: BitOp, a: &[[u8; 8]], b: &[[u8; 8]]) -> u32 {
-    let (a, b) = (words(a), words(b));
-    // SAFETY: NEON detected (see `op_into`).
-    unsafe { op_count_any(op, a, b) }
-}
-
-/// Whether `a & b` is non-zero.
-pub(super) fn intersects(a: &[[u8; 8]], b: &[[u8; 8]]) -> bool {
-    let (a, b) = (words(a), words(b));
-    // SAFETY: NEON detected (see `op_into`).
-    unsafe { intersects_neon(a, b) }
-}
-
-/// `acc |= b`; returns the cardinality of `acc`.
-pub(super) fn or_assign(acc: &mut [u64; WORDS], b: &[[u8; 8]]) -> u32 {
-    let b = words(b);
-    // SAFETY: NEON detected (see `op_into`).
-    unsafe { or_assign_neon(acc, b) }
-}
-
-/// `acc |= b`.
-pub(super) fn or_assign_words(acc: &mut [u64; WORDS], b: &[u64; WORDS]) {
-    // SAFETY: NEON detected (see `op_into`).
-    unsafe { or_assign_words_neon(acc, b) }
-}
-
-/// Number of set bits.
-pub(super) fn popcount(w: &[u64; WORDS]) -> u32 {
-    // SAFETY: NEON detected (see `op_into`).
-    unsafe { popcount_neon(w) }
-}
-
-/// Number of maximal runs.
-pub(super) fn count_runs(w: &[u64; WORDS]) -> u32 {
-    // SAFETY: NEON detected (see `op_into`).
-    unsafe { count_runs_neon(w) }
-}
-
-/// `(number of set bits, number of maximal runs)`.
-pub(super) fn card_and_runs(b: &[[u8; 8]]) -> (u32, u32) {
-    let b = words(b);
-    // SAFETY: NEON detected (see `op_into`).
-    unsafe { card_and_runs_neon(b) }
+bitmap_tier! {
+    features = "neon",
+    op_into = op_into_neon,
+    op_count = op_count_neon,
+    intersects = intersects_neon,
+    or_assign = or_assign_neon,
+    popcount = popcount_neon,
+    count_runs = count_runs_neon,
+    card_and_runs = card_and_runs_neon,
 }

@@ -12,7 +12,7 @@ mod bitmap;
 mod search;
 mod values;
 
-use super::dispatch::{Kernels, NeonProof, Tier, SCALAR};
+use super::table::{Kernels, NeonProof, Tier, SCALAR};
 
 static TABLE: Kernels = Kernels {
     tier: Tier::Neon,
@@ -26,7 +26,6 @@ static TABLE: Kernels = Kernels {
     bitmap_op_count: bitmap::op_count,
     bitmap_intersects: bitmap::intersects,
     bitmap_or_assign: bitmap::or_assign,
-    bitmap_or_assign_words: bitmap::or_assign_words,
     bitmap_popcount: bitmap::popcount,
     bitmap_count_runs: bitmap::count_runs,
     bitmap_card_and_runs: bitmap::card_and_runs,

@@ -1,10 +1,10 @@
-#![allow(unsafe_code)]
+#![allow(unsafe_code, reason = "NEON intrinsics and the target_feature functions of this tier")]
 //! NEON lower bound over LE `u64` keys: branchless binary search down to a
 //! window of [`W`] entries, then one compare per pair of the window.
 
 use core::arch::aarch64::*;
 
-use crate::kernels::search::scalar;
+use crate::kernels::scalar::search as scalar;
 
 const W: usize = 16;
 

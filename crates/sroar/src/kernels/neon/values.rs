@@ -1,4 +1,4 @@
-#![allow(unsafe_code)]
+#![allow(unsafe_code, reason = "NEON intrinsics and the target_feature functions of this tier")]
 //! NEON value output: two consecutive values per 128-bit store.
 
 use core::arch::aarch64::*;
@@ -14,7 +14,7 @@ fn fill_consecutive_neon(out: &mut [u64], first: u64) {
         v = vaddq_u64(v, step);
     }
     let done = 2 * pairs.len() as u64;
-    crate::kernels::values::scalar::fill_consecutive(rest, first.wrapping_add(done));
+    crate::kernels::scalar::values::fill_consecutive(rest, first.wrapping_add(done));
 }
 
 /// `out[k] = first + k`.

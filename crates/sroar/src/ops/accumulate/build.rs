@@ -11,7 +11,7 @@
 use allocator_api2::alloc::{Allocator, Global};
 use allocator_api2::vec::Vec;
 
-use super::accumulator::OrAccumulator;
+use super::or::OrAccumulator;
 use crate::sorted::SortedValues;
 use crate::view::RoaringView;
 use crate::writer::{CapacityError, Writer};

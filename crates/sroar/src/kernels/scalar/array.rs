@@ -1,0 +1,309 @@
+//! The scalar tier of the kernels over sorted `u16` arrays: portable Rust, the
+//! reference every SIMD tier is tested against, and the fallback of short inputs.
+
+/// Size ratio above which the kernels gallop instead of merging.
+pub const GALLOP_RATIO: usize = 32;
+
+#[inline(always)]
+fn get(v: &[[u8; 2]], i: usize) -> u16 {
+    u16::from_le_bytes(v[i])
+}
+
+/// Whether `large` is long enough compared to `small` to gallop.
+#[inline]
+pub fn should_gallop(small: usize, large: usize) -> bool {
+    large / GALLOP_RATIO > small
+}
+
+/// Index of the first element `>= x` in `v[from..]` (returned as an index
+/// into `v`), by exponential then binary search from `from`.
+#[inline]
+pub fn gallop(v: &[[u8; 2]], from: usize, x: u16) -> usize {
+    let n = v.len();
+    if from >= n || get(v, from) >= x {
+        return from;
+    }
+    // Invariant: v[lo] < x.
+    let mut lo = from;
+    let mut step = 1usize;
+    let hi = loop {
+        let probe = lo + step;
+        if probe >= n {
+            break n;
+        }
+        if get(v, probe) >= x {
+            break probe;
+        }
+        lo = probe;
+        step <<= 1;
+    };
+    let rest = &v[lo + 1..hi];
+    lo + 1 + rest.partition_point(|e| u16::from_le_bytes(*e) < x)
+}
+
+/// Calls `f` on each common value in increasing order until it returns
+/// `false`; returns `false` iff stopped early.
+#[inline]
+pub fn for_each_common(a: &[[u8; 2]], b: &[[u8; 2]], mut f: impl FnMut(u16) -> bool) -> bool {
+    let (small, large) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    if small.is_empty() {
+        return true;
+    }
+    if should_gallop(small.len(), large.len()) {
+        let mut j = 0;
+        for e in small {
+            let x = u16::from_le_bytes(*e);
+            j = gallop(large, j, x);
+            if j == large.len() {
+                break;
+            }
+            if get(large, j) == x {
+                if !f(x) {
+                    return false;
+                }
+                j += 1;
+            }
+        }
+        return true;
+    }
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        let x = get(a, i);
+        let y = get(b, j);
+        if x < y {
+            i += 1;
+        } else if y < x {
+            j += 1;
+        } else {
+            if !f(x) {
+                return false;
+            }
+            i += 1;
+            j += 1;
+        }
+    }
+    true
+}
+
+/// Which values a branchless merge keeps.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Keep {
+    /// Common values.
+    Both,
+    /// Every value once.
+    Any,
+    /// Values in exactly one input.
+    One,
+    /// Values only in `a`.
+    OnlyA,
+}
+
+/// Branchless merge of `a` and `b` (the loop advances with flags, not
+/// branches, so unpredictable inputs cost no mispredictions). Appends the
+/// kept values to `out`; returns where it stopped.
+#[inline(always)]
+fn merge_branchless(
+    a: &[[u8; 2]],
+    b: &[[u8; 2]],
+    out: &mut Vec<u16>,
+    keep: Keep,
+) -> (usize, usize) {
+    let start = out.len();
+    let room = match keep {
+        Keep::Both => a.len().min(b.len()),
+        Keep::OnlyA => a.len(),
+        Keep::Any | Keep::One => a.len() + b.len(),
+    };
+    out.resize(start + room, 0);
+    let dst = &mut out[start..];
+    let (mut i, mut j, mut k) = (0, 0, 0);
+    while i < a.len() && j < b.len() {
+        let x = get(a, i);
+        let y = get(b, j);
+        let (lt, gt) = (x < y, x > y);
+        let (v, emit) = match keep {
+            Keep::Both => (x, !lt && !gt),
+            Keep::Any => (x.min(y), true),
+            Keep::One => (x.min(y), lt || gt),
+            Keep::OnlyA => (x, lt),
+        };
+        dst[k] = v;
+        k += emit as usize;
+        i += !gt as usize;
+        j += !lt as usize;
+    }
+    out.truncate(start + k);
+    (i, j)
+}
+
+/// `a ∩ b`, appended to `out`.
+pub fn intersect(a: &[[u8; 2]], b: &[[u8; 2]], out: &mut Vec<u16>) {
+    if should_gallop(a.len().min(b.len()), a.len().max(b.len())) {
+        for_each_common(a, b, |x| {
+            out.push(x);
+            true
+        });
+    } else {
+        merge_branchless(a, b, out, Keep::Both);
+    }
+}
+
+/// `|a ∩ b|`.
+pub fn intersect_count(a: &[[u8; 2]], b: &[[u8; 2]]) -> u32 {
+    let mut n = 0u32;
+    if should_gallop(a.len().min(b.len()), a.len().max(b.len())) {
+        for_each_common(a, b, |_| {
+            n += 1;
+            true
+        });
+        return n;
+    }
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        let x = get(a, i);
+        let y = get(b, j);
+        n += (x == y) as u32;
+        i += (x <= y) as usize;
+        j += (y <= x) as usize;
+    }
+    n
+}
+
+/// Whether `a ∩ b` is non-empty.
+pub fn intersects(a: &[[u8; 2]], b: &[[u8; 2]]) -> bool {
+    !for_each_common(a, b, |_| false)
+}
+
+/// Appends the values of `v` to `out`.
+#[inline]
+pub fn extend(out: &mut Vec<u16>, v: &[[u8; 2]]) {
+    out.extend(v.iter().map(|e| u16::from_le_bytes(*e)));
+}
+
+/// Union (`KEEP_COMMON`) or symmetric difference (`!KEEP_COMMON`).
+fn merge<const KEEP_COMMON: bool>(a: &[[u8; 2]], b: &[[u8; 2]], out: &mut Vec<u16>) {
+    let (small, large) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    if should_gallop(small.len(), large.len()) {
+        out.reserve(a.len() + b.len());
+        let mut j = 0;
+        for e in small {
+            let x = u16::from_le_bytes(*e);
+            let k = gallop(large, j, x);
+            extend(out, &large[j..k]);
+            j = k;
+            if j < large.len() && get(large, j) == x {
+                j += 1;
+                if KEEP_COMMON {
+                    out.push(x);
+                }
+            } else {
+                out.push(x);
+            }
+        }
+        extend(out, &large[j..]);
+        return;
+    }
+    let keep = if KEEP_COMMON { Keep::Any } else { Keep::One };
+    let (i, j) = merge_branchless(a, b, out, keep);
+    extend(out, &a[i..]);
+    extend(out, &b[j..]);
+}
+
+/// `a ∪ b`, appended to `out`.
+pub fn union(a: &[[u8; 2]], b: &[[u8; 2]], out: &mut Vec<u16>) {
+    merge::<true>(a, b, out)
+}
+
+/// `a ⊕ b`, appended to `out`.
+pub fn xor(a: &[[u8; 2]], b: &[[u8; 2]], out: &mut Vec<u16>) {
+    merge::<false>(a, b, out)
+}
+
+/// `a \ b`, appended to `out`.
+pub fn difference(a: &[[u8; 2]], b: &[[u8; 2]], out: &mut Vec<u16>) {
+    if b.is_empty() {
+        extend(out, a);
+        return;
+    }
+    if should_gallop(a.len(), b.len()) {
+        // Few values to remove from: look each one up in `b`.
+        let mut j = 0;
+        for e in a {
+            let x = u16::from_le_bytes(*e);
+            j = gallop(b, j, x);
+            if j >= b.len() || get(b, j) != x {
+                out.push(x);
+            }
+        }
+        return;
+    }
+    if should_gallop(b.len(), a.len()) {
+        // Few values to remove: copy the stretches of `a` between them.
+        out.reserve(a.len());
+        let mut i = 0;
+        for e in b {
+            let y = u16::from_le_bytes(*e);
+            let k = gallop(a, i, y);
+            extend(out, &a[i..k]);
+            i = k;
+            if i < a.len() && get(a, i) == y {
+                i += 1;
+            }
+        }
+        extend(out, &a[i..]);
+        return;
+    }
+    let (i, _) = merge_branchless(a, b, out, Keep::OnlyA);
+    extend(out, &a[i..]);
+}
+
+/// `Some(runs)` when `a` is strictly increasing, else `None`.
+pub fn ascending_runs(a: &[[u8; 2]]) -> Option<u32> {
+    if a.is_empty() {
+        return Some(0);
+    }
+    // No early exit: a branch-free loop vectorizes (SSE2 in the baseline
+    // build), and only corrupt input would stop early.
+    let (mut ascending, mut breaks) = (true, 0u32);
+    for w in a.windows(2) {
+        let (x, y) = (u16::from_le_bytes(w[0]), u16::from_le_bytes(w[1]));
+        ascending &= x < y;
+        // Wrapping: only a slice too long to be ascending can overflow.
+        breaks = breaks.wrapping_add(u32::from(y != x.wrapping_add(1)));
+    }
+    ascending.then_some(breaks + 1)
+}
+
+/// End of a SIMD block difference of `a` and `b`: the blocks stopped at
+/// `a[i..]`, `b[j..]`, with the lanes in `mask` of the `W`-block of `a`
+/// at `i` already found in `b[..j]`. A non-zero `mask` means that block
+/// was loaded and `b` ran out of blocks, so `b[j..]` is short. `rest`
+/// does what is left after that block (a lower tier).
+#[cfg_attr(
+    not(any(
+        target_arch = "x86_64",
+        all(target_arch = "aarch64", target_endian = "little")
+    )),
+    allow(dead_code)
+)]
+pub(crate) fn difference_tail<const W: usize>(
+    a: &[[u8; 2]],
+    b: &[[u8; 2]],
+    (i, mut j, mask): (usize, usize, u32),
+    out: &mut Vec<u16>,
+    rest: crate::kernels::table::ArrayOpFn,
+) {
+    if mask == 0 {
+        return rest(&a[i..], &b[j..], out);
+    }
+    for (k, e) in a[i..i + W].iter().enumerate() {
+        let x = u16::from_le_bytes(*e);
+        while j < b.len() && get(b, j) < x {
+            j += 1;
+        }
+        if mask >> k & 1 == 0 && (j == b.len() || get(b, j) != x) {
+            out.push(x);
+        }
+    }
+    rest(&a[i + W..], &b[j..], out)
+}

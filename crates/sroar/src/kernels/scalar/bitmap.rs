@@ -1,0 +1,221 @@
+//! The scalar tier of the kernels over bitmaps of 1024 words: portable Rust, the
+//! reference every SIMD tier is tested against, and the fallback of short inputs.
+
+/// Words in a bitmap.
+pub const WORDS: usize = 1024;
+
+/// A binary word-wise operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BitOp {
+    /// `a & b`
+    And,
+    /// `a | b`
+    Or,
+    /// `a ^ b`
+    Xor,
+    /// `a & !b`
+    AndNot,
+}
+
+impl BitOp {
+    /// All operations.
+    #[cfg(any(test, feature = "internals"))]
+    pub const ALL: [BitOp; 4] = [BitOp::And, BitOp::Or, BitOp::Xor, BitOp::AndNot];
+
+    /// Applies the operation to one pair of words.
+    #[cfg(any(test, feature = "internals"))]
+    #[inline(always)]
+    pub fn apply(self, a: u64, b: u64) -> u64 {
+        match self {
+            BitOp::And => a & b,
+            BitOp::Or => a | b,
+            BitOp::Xor => a ^ b,
+            BitOp::AndNot => a & !b,
+        }
+    }
+}
+
+/// Views a serialized bitmap as a fixed-size array; panics when it does
+/// not hold exactly [`WORDS`] words.
+#[inline(always)]
+pub fn words(b: &[[u8; 8]]) -> &[[u8; 8]; WORDS] {
+    match b.try_into() {
+        Ok(w) => w,
+        Err(_) => panic!("bitmap must have {WORDS} words, got {}", b.len()),
+    }
+}
+
+#[inline(always)]
+fn op_into_with(
+    a: &[[u8; 8]; WORDS],
+    b: &[[u8; 8]; WORDS],
+    out: &mut [u64; WORDS],
+    f: impl Fn(u64, u64) -> u64,
+) -> u32 {
+    let mut n = 0;
+    for ((o, x), y) in out.iter_mut().zip(a).zip(b) {
+        let w = f(u64::from_le_bytes(*x), u64::from_le_bytes(*y));
+        *o = w;
+        n += w.count_ones();
+    }
+    n
+}
+
+#[inline(always)]
+fn op_count_with(
+    a: &[[u8; 8]; WORDS],
+    b: &[[u8; 8]; WORDS],
+    f: impl Fn(u64, u64) -> u64,
+) -> u32 {
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| f(u64::from_le_bytes(*x), u64::from_le_bytes(*y)).count_ones())
+        .sum()
+}
+
+/// `out = a op b`; returns the cardinality.
+pub fn op_into(op: BitOp, a: &[[u8; 8]], b: &[[u8; 8]], out: &mut [u64; WORDS]) -> u32 {
+    let (a, b) = (words(a), words(b));
+    match op {
+        BitOp::And => op_into_with(a, b, out, |x, y| x & y),
+        BitOp::Or => op_into_with(a, b, out, |x, y| x | y),
+        BitOp::Xor => op_into_with(a, b, out, |x, y| x ^ y),
+        BitOp::AndNot => op_into_with(a, b, out, |x, y| x & !y),
+    }
+}
+
+/// Cardinality of `a op b`.
+pub fn op_count(op: BitOp, a: &[[u8; 8]], b: &[[u8; 8]]) -> u32 {
+    let (a, b) = (words(a), words(b));
+    match op {
+        BitOp::And => op_count_with(a, b, |x, y| x & y),
+        BitOp::Or => op_count_with(a, b, |x, y| x | y),
+        BitOp::Xor => op_count_with(a, b, |x, y| x ^ y),
+        BitOp::AndNot => op_count_with(a, b, |x, y| x & !y),
+    }
+}
+
+/// Whether `a & b` is non-zero.
+pub fn intersects(a: &[[u8; 8]], b: &[[u8; 8]]) -> bool {
+    let (a, b) = (words(a), words(b));
+    a.chunks_exact(16).zip(b.chunks_exact(16)).any(|(x, y)| {
+        x.iter().zip(y).fold(0u64, |acc, (x, y)| {
+            acc | (u64::from_le_bytes(*x) & u64::from_le_bytes(*y))
+        }) != 0
+    })
+}
+
+/// `acc |= b`.
+pub fn or_assign(acc: &mut [u64; WORDS], b: &[[u8; 8]]) -> u32 {
+    let mut card = 0;
+    for (o, x) in acc.iter_mut().zip(words(b)) {
+        *o |= u64::from_le_bytes(*x);
+        card += o.count_ones();
+    }
+    card
+}
+
+/// Number of set bits.
+pub fn popcount(words: &[u64; WORDS]) -> u32 {
+    words.iter().map(|w| w.count_ones()).sum()
+}
+
+/// Number of maximal runs of set bits.
+pub fn count_runs(words: &[u64; WORDS]) -> u32 {
+    let mut carry = 0u64;
+    let mut n = 0;
+    for &w in words {
+        n += (w & !((w << 1) | carry)).count_ones();
+        carry = w >> 63;
+    }
+    n
+}
+
+/// `(number of set bits, number of maximal runs)`.
+pub fn card_and_runs(b: &[[u8; 8]]) -> (u32, u32) {
+    let mut carry = 0u64;
+    let (mut card, mut runs) = (0, 0);
+    for x in words(b) {
+        let w = u64::from_le_bytes(*x);
+        card += w.count_ones();
+        runs += (w & !((w << 1) | carry)).count_ones();
+        carry = w >> 63;
+    }
+    (card, runs)
+}
+
+/// Appends the set bits to `out`.
+pub fn to_array(words: &[u64; WORDS], out: &mut Vec<u16>) {
+    for (i, &w) in words.iter().enumerate() {
+        let base = (i as u32) << 6;
+        let mut w = w;
+        while w != 0 {
+            out.push((base + w.trailing_zeros()) as u16);
+            w &= w - 1;
+        }
+    }
+}
+
+/// The edge bitmap of [`super::edges`]: bit `k` set where membership
+/// changes between `k - 1` and `k`. Built in place of its result (no
+/// zeroing first) and free of carried state, so it vectorizes.
+pub fn edge_words(words: &[u64; WORDS]) -> [u64; WORDS] {
+    core::array::from_fn(|i| {
+        let below = if i == 0 { 0 } else { words[i - 1] >> 63 };
+        words[i] ^ ((words[i] << 1) | below)
+    })
+}
+
+/// Calls `f(word, mask)` for every word touched by `start..=end`.
+#[inline(always)]
+fn for_range(words: &mut [u64; WORDS], start: u32, end: u32, mut f: impl FnMut(&mut u64, u64)) {
+    assert!(start <= end && end < 65536, "bad range {start}..={end}");
+    let (ws, we) = ((start >> 6) as usize, (end >> 6) as usize);
+    let first = !0u64 << (start & 63);
+    let last = !0u64 >> (63 - (end & 63));
+    if ws == we {
+        f(&mut words[ws], first & last);
+    } else {
+        f(&mut words[ws], first);
+        for w in &mut words[ws + 1..we] {
+            f(w, !0);
+        }
+        f(&mut words[we], last);
+    }
+}
+
+/// Sets the bits `start..=end`.
+#[inline]
+pub fn set_range(words: &mut [u64; WORDS], start: u32, end: u32) {
+    for_range(words, start, end, |w, m| *w |= m)
+}
+
+/// Clears the bits `start..=end`.
+#[inline]
+pub fn clear_range(words: &mut [u64; WORDS], start: u32, end: u32) {
+    for_range(words, start, end, |w, m| *w &= !m)
+}
+
+/// Flips the bits `start..=end`.
+#[inline]
+pub fn flip_range(words: &mut [u64; WORDS], start: u32, end: u32) {
+    for_range(words, start, end, |w, m| *w ^= m)
+}
+
+/// Number of set bits in `start..=end`.
+#[cfg(any(test, feature = "internals"))]
+pub fn range_count(words: &[u64; WORDS], start: u32, end: u32) -> u32 {
+    assert!(start <= end && end < 65536, "bad range {start}..={end}");
+    let (ws, we) = ((start >> 6) as usize, (end >> 6) as usize);
+    let first = !0u64 << (start & 63);
+    let last = !0u64 >> (63 - (end & 63));
+    if ws == we {
+        return (words[ws] & first & last).count_ones();
+    }
+    (words[ws] & first).count_ones()
+        + words[ws + 1..we]
+            .iter()
+            .map(|w| w.count_ones())
+            .sum::<u32>()
+        + (words[we] & last).count_ones()
+}

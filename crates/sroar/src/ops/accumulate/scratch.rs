@@ -1,0 +1,382 @@
+//! Scratch containers: a key's values while an accumulator works on them, as a
+//! sorted array of lows (at most 4096) or as 1024 words, with the operations that
+//! combine them with a stored container in place.
+
+use allocator_api2::alloc::{Allocator, Global};
+use allocator_api2::boxed::Box;
+use allocator_api2::vec::Vec;
+
+use crate::container::bitmap::WORDS;
+use crate::container::{array::count_runs_sorted, Container, Kind, ARRAY_MAX};
+use crate::kernels::{array, array_bitmap, bitmap, owned, run};
+use crate::ops::pair::{load_words, Slices};
+use crate::writer::Writer;
+
+/// An owned scratch container.
+#[derive(Clone, Debug)]
+pub(crate) enum Acc<A: Allocator + Clone = Global> {
+    /// At most [`ARRAY_MAX`] sorted, distinct lows, little-endian so that the
+    /// array kernels read them directly.
+    Lows(Vec<[u8; 2], A>),
+    /// Any set, as 1024 words.
+    Words(Box<[u64; WORDS], A>),
+}
+
+#[inline]
+fn low(e: [u8; 2]) -> u16 {
+    u16::from_le_bytes(e)
+}
+
+#[inline]
+fn has(w: &[u64; WORDS], v: u16) -> bool {
+    w[usize::from(v >> 6)] >> (v & 63) & 1 != 0
+}
+
+/// Sets bit `v`; true when it was clear.
+#[inline]
+fn set(w: &mut [u64; WORDS], v: u16) -> bool {
+    let (word, mask) = (&mut w[usize::from(v >> 6)], 1u64 << (v & 63));
+    let new = *word & mask == 0;
+    *word |= mask;
+    new
+}
+
+fn zeroed<A: Allocator>(alloc: A) -> Box<[u64; WORDS], A> {
+    Box::new_in([0; WORDS], alloc)
+}
+
+/// The values of serialized runs, in descending order.
+fn run_values_rev(x: &[[u8; 4]]) -> impl Iterator<Item = u16> + '_ {
+    x.iter().rev().flat_map(|r| {
+        let (lo, hi) = run::bounds(*r);
+        (lo..=hi).rev().map(|v| v as u16)
+    })
+}
+
+/// Writes runs given to the closure `runs` as `(start, len_minus_1)` pairs.
+fn put_runs(out: &mut [u8], runs: impl FnOnce(&mut dyn FnMut(u16, u16))) {
+    let mut dst = out.as_chunks_mut::<4>().0.iter_mut();
+    runs(&mut |s, e| {
+        let d = dst
+            .next()
+            .expect("sroar: run count cached for this payload");
+        let ([s0, s1], [l0, l1]) = (s.to_le_bytes(), (e - s).to_le_bytes());
+        *d = [s0, s1, l0, l1];
+    });
+}
+
+impl<A: Allocator + Clone> Acc<A> {
+    /// The container `c` (of `card` values) as a scratch container.
+    pub(crate) fn from_container_in(c: Container<'_>, card: u32, alloc: A) -> Self {
+        match Slices::of(c) {
+            Slices::Array(x) => {
+                let mut l = Vec::with_capacity_in(x.len(), alloc);
+                l.extend_from_slice(x);
+                Acc::Lows(l)
+            }
+            Slices::Bitmap(x) => {
+                let mut w = zeroed(alloc);
+                load_words(&mut w, x);
+                Acc::Words(w)
+            }
+            Slices::Run(x) if card <= ARRAY_MAX => {
+                let mut l = Vec::with_capacity_in(card as usize, alloc);
+                for r in x {
+                    let (lo, hi) = run::bounds(*r);
+                    l.extend((lo..=hi).map(|v| (v as u16).to_le_bytes()));
+                }
+                Acc::Lows(l)
+            }
+            Slices::Run(x) => {
+                let mut w = zeroed(alloc);
+                run::set_into(x, &mut w);
+                Acc::Words(w)
+            }
+        }
+    }
+
+    /// Switches to the bitmap form and returns its words.
+    pub(crate) fn words(&mut self) -> &mut [u64; WORDS] {
+        if let Acc::Lows(l) = self {
+            let mut w = zeroed(l.allocator().clone());
+            array_bitmap::set_into(l, &mut w);
+            *self = Acc::Words(w);
+        }
+        match self {
+            Acc::Words(w) => w,
+            Acc::Lows(_) => unreachable!("converted above"),
+        }
+    }
+
+    /// Adds `v`; true when it was not there.
+    pub(crate) fn insert(&mut self, v: u16) -> bool {
+        if let Acc::Lows(l) = self {
+            match l.binary_search_by(|&e| low(e).cmp(&v)) {
+                Ok(_) => return false,
+                Err(i) if l.len() < ARRAY_MAX as usize => {
+                    l.insert(i, v.to_le_bytes());
+                    return true;
+                }
+                Err(_) => {}
+            }
+        }
+        set(self.words(), v)
+    }
+
+    /// `self ∪= c`, where `c` holds `card` values. The bitmap form is not counted.
+    pub(crate) fn or(&mut self, c: Container<'_>, card: u32) {
+        if let Acc::Lows(l) = self {
+            if l.len() + card as usize <= ARRAY_MAX as usize {
+                match Slices::of(c) {
+                    Slices::Array(x) => {
+                        return owned::merge_into(l, x.iter().rev().map(|&e| low(e)), x.len(), true)
+                    }
+                    Slices::Run(x) => return owned::merge_into(l, run_values_rev(x), card as usize, true),
+                    Slices::Bitmap(_) => {}
+                }
+            }
+        }
+        let w = self.words();
+        match Slices::of(c) {
+            Slices::Array(x) => array_bitmap::set_into(x, w),
+            Slices::Bitmap(x) => {
+                bitmap::or_assign(w, x);
+            }
+            Slices::Run(x) => run::set_into(x, w),
+        }
+    }
+
+    /// `self ∪= chunk`: the values of one container (this key's), sorted ascending
+    /// and distinct. The bitmap form is not counted.
+    pub(crate) fn or_sorted(&mut self, chunk: &[u64]) {
+        if let Acc::Lows(l) = self {
+            if l.len() + chunk.len() <= ARRAY_MAX as usize {
+                return owned::merge_into(l, chunk.iter().rev().map(|&v| v as u16), chunk.len(), true);
+            }
+        }
+        let w = self.words();
+        for &v in chunk {
+            set(w, v as u16);
+        }
+    }
+
+    /// A scratch container of one key's values, sorted ascending and distinct.
+    pub(crate) fn from_sorted_in(chunk: &[u64], alloc: A) -> Self {
+        if chunk.len() <= ARRAY_MAX as usize {
+            let mut l = Vec::with_capacity_in(chunk.len(), alloc);
+            l.extend(chunk.iter().map(|&v| (v as u16).to_le_bytes()));
+            Acc::Lows(l)
+        } else {
+            let mut w = zeroed(alloc);
+            for &v in chunk {
+                set(&mut w, v as u16);
+            }
+            Acc::Words(w)
+        }
+    }
+
+    /// `self ⊕= c`, where `c` holds `card` values. The bitmap form is not counted.
+    pub(crate) fn xor(&mut self, c: Container<'_>, card: u32) {
+        if let Acc::Lows(l) = self {
+            if l.len() + card as usize <= ARRAY_MAX as usize {
+                match Slices::of(c) {
+                    Slices::Array(x) => {
+                        return owned::merge_into(l, x.iter().rev().map(|&e| low(e)), x.len(), false)
+                    }
+                    Slices::Run(x) => {
+                        return owned::merge_into(l, run_values_rev(x), card as usize, false)
+                    }
+                    Slices::Bitmap(_) => {}
+                }
+            }
+        }
+        let w = self.words();
+        match Slices::of(c) {
+            Slices::Array(x) => array_bitmap::flip_into(x, w),
+            Slices::Bitmap(x) => {
+                for (o, e) in w.iter_mut().zip(x) {
+                    *o ^= u64::from_le_bytes(*e);
+                }
+            }
+            Slices::Run(x) => {
+                for r in x {
+                    let (lo, hi) = run::bounds(*r);
+                    bitmap::flip_range(w, lo, hi);
+                }
+            }
+        }
+    }
+
+    /// `self ∩= c`, in place; returns the cardinality left. A result of at most
+    /// [`ARRAY_MAX`] values takes the array form.
+    pub(crate) fn intersect(&mut self, c: Container<'_>) -> u32 {
+        match (&mut *self, Slices::of(c)) {
+            (Acc::Lows(l), Slices::Array(x)) => owned::intersect_into(l, x),
+            (Acc::Lows(l), Slices::Bitmap(x)) => l.retain(|&e| {
+                let v = low(e);
+                u64::from_le_bytes(x[usize::from(v >> 6)]) >> (v & 63) & 1 != 0
+            }),
+            (Acc::Lows(l), Slices::Run(x)) => {
+                let mut r = 0;
+                l.retain(|&e| {
+                    let v = u32::from(low(e));
+                    while r < x.len() && run::bounds(x[r]).1 < v {
+                        r += 1;
+                    }
+                    r < x.len() && run::bounds(x[r]).0 <= v
+                });
+            }
+            (Acc::Words(w), Slices::Array(x)) => {
+                let mut l = Vec::with_capacity_in(x.len(), Box::allocator(w).clone());
+                l.extend(x.iter().copied().filter(|&e| has(w, low(e))));
+                *self = Acc::Lows(l);
+            }
+            (Acc::Words(w), Slices::Bitmap(x)) => {
+                for (o, e) in w.iter_mut().zip(x) {
+                    *o &= u64::from_le_bytes(*e);
+                }
+                return self.shrink();
+            }
+            (Acc::Words(w), Slices::Run(x)) => {
+                // Clear the gaps between the runs.
+                let mut next = 0u32;
+                for r in x {
+                    let (lo, hi) = run::bounds(*r);
+                    if lo > next {
+                        bitmap::clear_range(w, next, lo - 1);
+                    }
+                    next = hi + 1;
+                }
+                if next <= 0xFFFF {
+                    bitmap::clear_range(w, next, 0xFFFF);
+                }
+                return self.shrink();
+            }
+        }
+        self.card()
+    }
+
+    /// Moves a bitmap form of at most [`ARRAY_MAX`] values to the array form;
+    /// returns the cardinality.
+    pub(crate) fn shrink(&mut self) -> u32 {
+        let Acc::Words(w) = self else {
+            return self.card();
+        };
+        let card = bitmap::popcount(w);
+        if card <= ARRAY_MAX {
+            let mut l = Vec::with_capacity_in(card as usize, Box::allocator(w).clone());
+            owned::for_each_bit(w, |v| l.push(v.to_le_bytes()));
+            *self = Acc::Lows(l);
+        }
+        card
+    }
+
+    /// True when no value is left.
+    pub(crate) fn is_empty(&self) -> bool {
+        match self {
+            Acc::Lows(l) => l.is_empty(),
+            Acc::Words(w) => w.iter().all(|&x| x == 0),
+        }
+    }
+
+    /// Number of values (a popcount for the bitmap form).
+    pub(crate) fn card(&self) -> u32 {
+        match self {
+            Acc::Lows(l) => l.len() as u32,
+            Acc::Words(w) => bitmap::popcount(w),
+        }
+    }
+
+    /// Number of maximal runs.
+    pub(crate) fn runs(&self) -> u32 {
+        match self {
+            Acc::Lows(l) => count_runs_sorted(l.iter().map(|&e| low(e))),
+            Acc::Words(w) => bitmap::count_runs(w),
+        }
+    }
+
+    /// Smallest and largest value of a non-empty container.
+    pub(crate) fn min_max(&self) -> (u16, u16) {
+        match self {
+            Acc::Lows(l) => (
+                l.first().map_or(0, |&e| low(e)),
+                l.last().map_or(0, |&e| low(e)),
+            ),
+            Acc::Words(w) => {
+                let first = w.iter().position(|&x| x != 0).unwrap_or(0);
+                let last = w.iter().rposition(|&x| x != 0).unwrap_or(0);
+                (
+                    (first as u32 * 64 + w[first].trailing_zeros().min(63)) as u16,
+                    (last as u32 * 64 + 63 - w[last].leading_zeros().min(63)) as u16,
+                )
+            }
+        }
+    }
+
+    /// Writes the payload of this container as `kind` into `out`, whose length is
+    /// the payload's length.
+    pub(crate) fn write(&self, kind: Kind, out: &mut [u8]) {
+        match (self, kind) {
+            (Acc::Lows(l), Kind::Array) => out.copy_from_slice(l.as_flattened()),
+            (Acc::Words(w), Kind::Array) => {
+                let mut dst = out.as_chunks_mut::<2>().0.iter_mut();
+                owned::for_each_bit(w, |v| {
+                    *dst.next()
+                        .expect("sroar: cardinality cached for this payload") = v.to_le_bytes()
+                });
+            }
+            (Acc::Words(w), Kind::Bitmap) => {
+                for (d, x) in out.as_chunks_mut::<8>().0.iter_mut().zip(w.iter()) {
+                    *d = x.to_le_bytes();
+                }
+            }
+            (Acc::Lows(l), Kind::Bitmap) => {
+                // Not canonical for at most 4096 values; written for totality.
+                out.fill(0);
+                for &e in l.iter() {
+                    let v = low(e);
+                    out[usize::from(v >> 3)] |= 1 << (v & 7);
+                }
+            }
+            (Acc::Lows(l), Kind::Run) => put_runs(out, |f| owned::for_each_array_run(l, f)),
+            (Acc::Words(w), Kind::Run) => put_runs(out, |f| owned::for_each_word_run(w, f)),
+        }
+    }
+
+    /// Pushes the values as container `key`, in canonical form (nothing if empty).
+    pub(crate) fn push(&self, key: u64, w: &mut Writer, tmp: &mut std::vec::Vec<u16>) {
+        match self {
+            Acc::Lows(l) => {
+                tmp.clear();
+                tmp.extend(l.iter().map(|&e| low(e)));
+                w.push_sorted_lows(key, tmp);
+            }
+            Acc::Words(words) => w.push_bitmap(key, words),
+        }
+    }
+}
+
+impl Acc<Global> {
+    /// The container `c` (of `card` values) as a scratch container.
+    pub(crate) fn from_container(c: Container<'_>, card: u32) -> Self {
+        Self::from_container_in(c, card, Global)
+    }
+
+    /// `self ∩= c`: the array forms go through the dispatched kernels and the
+    /// caller's scratch `tmp` ([`and_many`](super::and_many)'s path).
+    pub(crate) fn and(&mut self, c: Container<'_>, tmp: &mut std::vec::Vec<u16>) {
+        let Acc::Lows(l) = self else {
+            self.intersect(c);
+            return;
+        };
+        tmp.clear();
+        match Slices::of(c) {
+            Slices::Array(x) => array::intersect(l, x, tmp),
+            Slices::Bitmap(x) => array_bitmap::intersect(l, x, tmp),
+            Slices::Run(x) => run::run_array_intersect(x, l, tmp),
+        }
+        l.clear();
+        l.extend(tmp.iter().map(|v| v.to_le_bytes()));
+    }
+}
+

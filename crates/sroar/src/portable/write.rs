@@ -1,0 +1,234 @@
+//! Export: the portable bytes of a view, of its values as they are or as signed
+//! 64-bit patterns.
+
+use super::{
+    header_len, payload_len, portable_kind, BUCKET_SIGN, NO_OFFSET_THRESHOLD, SERIAL_COOKIE,
+    SERIAL_COOKIE_NO_RUNCONTAINER,
+};
+use crate::container::bitmap::WORDS;
+use crate::container::{Container, Kind};
+use crate::view::RoaringView;
+
+/// One container as exported: its portable kind, cardinality and run count.
+#[derive(Clone, Copy)]
+struct Plan {
+    kind: Kind,
+    card: u32,
+    nruns: u32,
+}
+
+fn plan(c: &Container<'_>) -> Plan {
+    let card = c.len() as u32;
+    let nruns = c.count_runs();
+    Plan {
+        kind: portable_kind(card, nruns),
+        card,
+        nruns,
+    }
+}
+
+/// Ranges of container indexes sharing their high 32 bits, with those bits, in
+/// the order the portable format lists them. With `signed`, the values are taken
+/// as the stored form of signed ones: the portable keys are their 64-bit patterns,
+/// so each bucket key has its sign bit toggled, and the buckets of non-negative
+/// values (stored in the upper half) come first.
+fn buckets<'a>(
+    view: &RoaringView<'a>,
+    signed: bool,
+) -> impl Iterator<Item = (u32, core::ops::Range<usize>)> + 'a {
+    let v = *view;
+    let n = v.container_count();
+    // The first container of the upper half (values with the top bit set).
+    let split = if signed { v.directory().lower_bound(1 << 47) } else { 0 };
+    let (toggle, halves) = if signed { (BUCKET_SIGN, [split..n, 0..split]) } else { (0, [0..n, n..n]) };
+    halves.into_iter().flat_map(move |half| {
+        let mut i = half.start;
+        core::iter::from_fn(move || {
+            if i >= half.end {
+                return None;
+            }
+            let high = v.key(i) >> 16;
+            let start = i;
+            while i < half.end && v.key(i) >> 16 == high {
+                i += 1;
+            }
+            Some((high as u32 ^ toggle, start..i))
+        })
+    })
+}
+
+/// Length in bytes of the portable encoding of `view`, whether its values are
+/// taken as they are or as signed ones (the buckets and containers are the same).
+pub fn portable_len(view: &RoaringView<'_>) -> usize {
+    let mut len = 8;
+    for (_, range) in buckets(view, false) {
+        let mut has_run = false;
+        let mut payloads = 0;
+        for i in range.clone() {
+            if i % 4096 == 4095 {
+                crate::interrupt::check();
+            }
+            let p = plan(&view.container(i).1);
+            has_run |= p.kind == Kind::Run;
+            payloads += payload_len(p.kind, p.card, p.nruns);
+        }
+        len += 4 + header_len(range.len(), has_run) + payloads;
+    }
+    len
+}
+
+/// Writes forward into a slice whose length was computed beforehand.
+struct Out<'a> {
+    buf: &'a mut [u8],
+    pos: usize,
+}
+
+impl Out<'_> {
+    fn put(&mut self, bytes: &[u8]) {
+        self.buf[self.pos..self.pos + bytes.len()].copy_from_slice(bytes);
+        self.pos += bytes.len();
+    }
+
+    fn u16(&mut self, v: u16) {
+        self.put(&v.to_le_bytes());
+    }
+
+    fn u32(&mut self, v: u32) {
+        self.put(&v.to_le_bytes());
+    }
+}
+
+/// Writes the portable encoding of `view` into `out`, whose length must be
+/// [`portable_len`]`(view)`.
+///
+/// # Panics
+/// If `out.len()` differs from the portable length.
+pub fn write_portable_into(view: &RoaringView<'_>, out: &mut [u8]) {
+    assert_eq!(
+        out.len(),
+        portable_len(view),
+        "sroar: portable output buffer has the wrong length"
+    );
+    write_unchecked(view, out, false);
+}
+
+/// [`write_portable_into`] of the values taken as the stored form of signed ones
+/// ([`to_stored`](crate::to_stored)): the portable bytes hold their 64-bit patterns,
+/// as pg_roaringbitmap stores a set of `bigint`s. One pass, straight into `out`.
+///
+/// # Panics
+/// If `out.len()` differs from the portable length ([`portable_len`]).
+pub fn write_portable_signed_into(view: &RoaringView<'_>, out: &mut [u8]) {
+    assert_eq!(
+        out.len(),
+        portable_len(view),
+        "sroar: portable output buffer has the wrong length"
+    );
+    write_unchecked(view, out, true);
+}
+
+/// Writes the portable bytes once the length is known to be right.
+fn write_unchecked(view: &RoaringView<'_>, out: &mut [u8], signed: bool) {
+    let len = out.len();
+    let mut o = Out { buf: out, pos: 0 };
+    let nbuckets = buckets(view, signed).count() as u64;
+    o.put(&nbuckets.to_le_bytes());
+    let mut plans: Vec<Plan> = Vec::new();
+    for (high, range) in buckets(view, signed) {
+        o.u32(high);
+        plans.clear();
+        plans.extend(range.clone().map(|i| plan(&view.container(i).1)));
+        let size = plans.len();
+        let has_run = plans.iter().any(|p| p.kind == Kind::Run);
+        let start = o.pos;
+        if has_run {
+            o.u32(u32::from(SERIAL_COOKIE) | ((size as u32 - 1) << 16));
+            let flags_at = o.pos;
+            o.pos += size.div_ceil(8);
+            o.buf[flags_at..o.pos].fill(0);
+            for (i, p) in plans.iter().enumerate() {
+                if p.kind == Kind::Run {
+                    o.buf[flags_at + i / 8] |= 1 << (i % 8);
+                }
+            }
+        } else {
+            o.u32(SERIAL_COOKIE_NO_RUNCONTAINER);
+            o.u32(size as u32);
+        }
+        for (i, p) in range.clone().zip(&plans) {
+            o.u16(view.key(i) as u16);
+            o.u16((p.card - 1) as u16);
+        }
+        if !has_run || size >= NO_OFFSET_THRESHOLD {
+            let mut offset = header_len(size, has_run);
+            for p in &plans {
+                o.u32(offset as u32);
+                offset += payload_len(p.kind, p.card, p.nruns);
+            }
+        }
+        debug_assert_eq!(o.pos - start, header_len(size, has_run));
+        for (i, p) in range.zip(&plans) {
+            if i % 4096 == 4095 {
+                crate::interrupt::check();
+            }
+            put_payload(&mut o, &view.container(i).1, p);
+        }
+    }
+    debug_assert_eq!(o.pos, len);
+}
+
+/// Writes the payload of `c` in the kind `p` chose, copying when the kinds agree.
+fn put_payload(o: &mut Out<'_>, c: &Container<'_>, p: &Plan) {
+    match (p.kind, c) {
+        (Kind::Array, Container::Array(a)) => o.put(a.as_bytes()),
+        (Kind::Array, _) => {
+            for v in c.iter() {
+                o.u16(v);
+            }
+        }
+        (Kind::Bitmap, Container::Bitmap(b)) => o.put(b.as_bytes()),
+        (Kind::Bitmap, _) => {
+            let mut words = [0u64; WORDS];
+            c.or_into(&mut words);
+            for w in words {
+                o.put(&w.to_le_bytes());
+            }
+        }
+        (Kind::Run, Container::Run(r)) => {
+            o.u16(p.nruns as u16);
+            o.put(r.as_bytes());
+        }
+        (Kind::Run, _) => {
+            o.u16(p.nruns as u16);
+            let mut it = c.iter();
+            let Some(first) = it.next() else { return };
+            let (mut s, mut e) = (first, first);
+            for v in it {
+                if u32::from(v) != u32::from(e) + 1 {
+                    o.u16(s);
+                    o.u16(e - s);
+                    s = v;
+                }
+                e = v;
+            }
+            o.u16(s);
+            o.u16(e - s);
+        }
+    }
+}
+
+/// The portable encoding of `view` (see the module documentation).
+pub fn to_portable(view: &RoaringView<'_>) -> Vec<u8> {
+    let mut out = vec![0u8; portable_len(view)];
+    write_unchecked(view, &mut out, false);
+    out
+}
+
+/// The portable encoding of `view`'s values taken as signed ones (see
+/// [`write_portable_signed_into`]).
+pub fn to_portable_signed(view: &RoaringView<'_>) -> Vec<u8> {
+    let mut out = vec![0u8; portable_len(view)];
+    write_unchecked(view, &mut out, true);
+    out
+}
+
