@@ -132,13 +132,16 @@ pub fn portable(values: &[u64]) -> Vec<u8> {
     out
 }
 
-/// Sends a binary COPY stream.
+/// Sends a COPY stream, 1 MB at a time: the client sends what one write gives it as
+/// one protocol message, and the server takes messages of up to 1 GB.
 pub fn copy_in(db: &mut Db, sql: &str, data: &[u8]) {
     let mut w = db
         .client
         .copy_in(sql)
         .unwrap_or_else(|e| panic!("{sql}: {e:?}"));
-    w.write_all(data).expect("COPY stream");
+    for chunk in data.chunks(1 << 20) {
+        w.write_all(chunk).expect("COPY stream");
+    }
     w.finish().unwrap_or_else(|e| panic!("{sql}: {e:?}"));
 }
 

@@ -131,9 +131,7 @@ fn copies(ctx: &mut Ctx, rows: usize) {
         let t = table(s);
         db.exec(&format!("TRUNCATE {t}"));
         let start = std::time::Instant::now();
-        let mut w = db.client.copy_in(&format!("COPY {t} FROM STDIN")).unwrap();
-        std::io::Write::write_all(&mut w, text.as_bytes()).unwrap();
-        w.finish().unwrap();
+        copy_in(db, &format!("COPY {t} FROM STDIN"), text.as_bytes());
         start.elapsed().as_secs_f64() * 1e3
     });
     for r in &mut recs {

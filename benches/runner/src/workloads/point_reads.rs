@@ -1,4 +1,4 @@
-//! Point reads on large stored values: rows holding 1 MB, 10 MB and 100 MB
+//! Point reads on large stored values: rows holding 1 MB, 10 MB, 25 MB and 100 MB
 //! bitmaps (out of line, in TOAST). A question that needs only the header or one
 //! container should take the same time whatever the value's size.
 
@@ -6,7 +6,7 @@ use crate::measure::{interleaved, v, ARR, R64, RB64};
 use crate::{step, Config, Ctx, Step};
 
 pub fn steps(cfg: &Config) -> Vec<Step> {
-    let sizes: Vec<u64> = cfg.pick(vec![1, 10], vec![1, 10, 100]);
+    let sizes: Vec<u64> = cfg.pick(vec![1, 10], vec![1, 10, 25, 100]);
     let mut steps = vec![step("point_reads", "build the large values", {
         let sizes = sizes.clone();
         move |ctx: &mut Ctx| build(ctx, &sizes)
