@@ -32,12 +32,18 @@ impl<'fcx> Roaring<'fcx> {
         unsafe { varlena_to_byte_slice(pg_sys::pg_detoast_datum_packed(self.datum.cast_mut_ptr())) }
     }
 
-    /// The value as a view, without re-validating it.
+    /// The value as a view, without re-validating it. Its header is read first, so
+    /// that a value of another format version is an error, not a misreading.
     pub fn view(&self) -> RoaringView<'fcx> {
+        let bytes = self.bytes();
+        if let Err(e) = sroar::header_from_prefix(bytes) {
+            errors::stored_value(e);
+        }
         // SAFETY (contract of from_bytes_unchecked): every roaring64 value was validated
         // when it entered the database (text, binary and bytea input all validate), and
-        // every function of ours writes canonical buffers.
-        unsafe { RoaringView::from_bytes_unchecked(self.bytes()) }
+        // every function of ours writes canonical buffers; the header says it is of
+        // this format version.
+        unsafe { RoaringView::from_bytes_unchecked(bytes) }
     }
 
     /// The first `len` bytes of the value (fewer if it is shorter). On a TOASTed value

@@ -29,6 +29,23 @@ pub fn invalid_binary(what: impl std::fmt::Display) -> ! {
     );
 }
 
+/// A stored value this build cannot read (22P03): of another format version, or
+/// cut short.
+pub fn stored_value(e: sroar::PartialReadError) -> ! {
+    let sroar::PartialReadError::UnsupportedVersion(v) = e else {
+        invalid_binary(e);
+    };
+    ereport!(
+        ERROR,
+        ERRCODE_INVALID_BINARY_REPRESENTATION,
+        format!(
+            "roaring64 value of format version {v}: this build of sroar_pg reads format version {}",
+            sroar::FORMAT_VERSION
+        ),
+        "Values written by a development build before format version 2 must be created again from their elements."
+    );
+}
+
 /// Malformed text input (22P02), naming the 1-based character position.
 pub fn invalid_text(input: &str, position: usize, what: &str) -> ! {
     ereport!(

@@ -27,6 +27,7 @@ fn rb_stats(r: crate::datum::Roaring) -> pgrx::JsonB {
         "cardinality": s.cardinality,
         "containers": s.containers,
         "bytes": s.total_bytes,
+        "head_bytes": s.head_bytes,
         "array": kind(&s.array),
         "bitmap": kind(&s.bitmap),
         "run": kind(&s.run),

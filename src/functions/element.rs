@@ -1,4 +1,5 @@
-//! Elements one at a time: add, remove, rank, position, select, iterate, slice.
+//! Elements one at a time: add, remove, iterate, slice. (Rank, position and
+//! select are questions about one set: `one_set.rs`.)
 
 use pgrx::prelude::*;
 
@@ -36,25 +37,6 @@ fn rb_remove(r: Roaring, x: i64) -> RoaringOut {
 #[pg_extern(sql = false)]
 fn rb_remove_many(r: Roaring, values: Array<i64>) -> RoaringOut {
     r.view().remove_many(&u64s(values)).into()
-}
-
-/// The number of elements <= x.
-#[pg_extern(sql = false)]
-fn rb_rank(r: Roaring, x: i64) -> i64 {
-    r.view().rank(int8::to_u64(x)) as i64
-}
-
-/// The 0-based position of x, or -1 when absent.
-#[pg_extern(sql = false)]
-fn rb_index(r: Roaring, x: i64) -> i64 {
-    r.view().index(int8::to_u64(x)).map_or(-1, |i| i as i64)
-}
-
-/// The k-th smallest element (0-based), NULL when k is out of range.
-#[pg_extern(sql = false)]
-fn rb_select(r: Roaring, k: i64) -> Option<i64> {
-    let k = u64::try_from(k).ok()?;
-    r.view().select(k).map(int8::to_i64)
 }
 
 /// Every element, ascending, one row at a time: never materializes an array.

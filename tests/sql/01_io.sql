@@ -53,11 +53,14 @@ SELECT '\x1'::roaring64;
 SELECT '\xzz'::roaring64;
 SELECT '\x53523634'::roaring64;
 SELECT '\x00000000000000000000000000000000000000000000000000000000000000000000000000000000'::roaring64;
-SELECT '\x5352363402000000000000002800000000000000000000000000000000000000000000000000000000'::bytea::roaring64;
--- The canonical empty set is exactly the 40-byte header.
-SELECT '\x53523634010000000000000028000000000000000000000000000000000000000000000000000000'::bytea::roaring64 AS canonical_empty;
--- A non-canonical buffer (a header whose min says 1 for an empty set) is rejected.
-SELECT '\x53523634010000000000000028000000000000000000000001000000000000000000000000000000'::bytea::roaring64;
+-- Bytes of format version 1 (the 40-byte empty set of earlier builds) name their version.
+SELECT '\x53523634010000000000000028000000000000000000000000000000000000000000000000000000'::bytea::roaring64;
+-- The canonical empty set is 7 bytes: magic, version 2, flags 0, cardinality 0.
+SELECT '\x53523634020000'::bytea::roaring64 AS canonical_empty;
+SELECT '{1,2,3}'::roaring64::bytea AS small_bytes;
+-- Non-canonical buffers are rejected: the empty set with a flag, or a byte after it.
+SELECT '\x53523634020100'::bytea::roaring64;
+SELECT '\x5352363402000000'::bytea::roaring64;
 
 -- NULL in, NULL out.
 SELECT rb_build(NULL) IS NULL AS build_null, rb_to_array(NULL) IS NULL AS to_array_null;

@@ -82,8 +82,8 @@ SELECT i, CASE i % 9
     ELSE rb_build(ARRAY[i, i + 1, i + 2, 65535]) END
   FROM generate_series(1, 900) i;
 ANALYZE shapes;
-CREATE TABLE probes (q roaring64, e int8);
-INSERT INTO probes VALUES
+CREATE TABLE gin_probes (q roaring64, e int8);
+INSERT INTO gin_probes VALUES
   ('{}', 0), ('{65535}', 65535), ('{131071}', 131071), ('{5000}', 5000), ('{65535, 5000}', 70000),
   (rb_from_range(0, 10000), 9999), (rb_from_range(0, 5000), 10000), (rb_from_range(2000, 9000), 131071),
   (rb_from_range(100000, 101000), 100500), (rb_build(ARRAY(SELECT g * 2 FROM generate_series(0, 4001) g)), 8002),
@@ -99,7 +99,7 @@ SELECT q, e,
   (SELECT count(*) FROM shapes WHERE r && q) AS overlap,
   (SELECT count(*) FROM shapes WHERE r = q) AS equal,
   (SELECT count(*) FROM shapes WHERE r @> e) AS element
-FROM probes;
+FROM gin_probes;
 SELECT sum(contains) AS contains, sum(contained) AS contained, sum(overlap) AS overlap,
        sum(equal) AS equal, sum(element) AS element FROM expected;
 CREATE INDEX shapes_gin ON shapes USING gin (r);
@@ -114,4 +114,4 @@ SELECT count(*) AS disagreements FROM expected
     OR (SELECT count(*) FROM shapes WHERE r @> e) <> element;
 RESET enable_seqscan;
 RESET enable_indexscan;
-DROP TABLE shapes, probes;
+DROP TABLE shapes, gin_probes;

@@ -8,7 +8,8 @@
 //!
 //! Operations: `and`, `or`, `xor`, `andnot`, `and_len` (successive pairs, in
 //! memory), `or_many`, `contains` (every value of every bitmap, and one past it),
-//! `iter` (`next_batch`), `iter_plain`, `open_checked`, and `kinds` (not timed
+//! `iter` (`next_batch`), `iter_plain`, `open_checked`, `open_unchecked` (the
+//! header alone), and `kinds` (not timed
 //! work: the container kind pairs that successive bitmaps meet, with their
 //! counts and mean cardinalities). It prints the minimum and median time of one
 //! repeat (`SROAR_SIMD` picks the tier). Without
@@ -20,6 +21,12 @@ use std::hint::black_box;
 
 use common::{finish, realdata};
 use sroar::{ops, RoaringView};
+
+#[allow(unsafe_code, reason = "times opening views without validation")]
+fn open_unchecked(v: &RoaringView<'_>) -> u64 {
+    // SAFETY: every view was validated when the dataset was loaded.
+    unsafe { RoaringView::from_bytes_unchecked(v.as_bytes()) }.len()
+}
 
 fn run(op: &str, views: &[RoaringView<'_>], values: &[Vec<u64>]) -> u64 {
     let pairs = |f: &dyn Fn(RoaringView<'_>, RoaringView<'_>) -> u64| -> u64 {
@@ -64,6 +71,7 @@ fn run(op: &str, views: &[RoaringView<'_>], values: &[Vec<u64>]) -> u64 {
             .iter()
             .map(|v| RoaringView::from_bytes(v.as_bytes()).map_or(0, |v| v.len()))
             .sum(),
+        "open_unchecked" => views.iter().map(open_unchecked).sum(),
         "kinds" => {
             // Not timed work: what the pairwise operations meet, to read a profile by.
             let mut pairs = std::collections::BTreeMap::new();

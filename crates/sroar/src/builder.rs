@@ -54,7 +54,7 @@ pub fn from_values<I: IntoIterator<Item = u64>>(values: I) -> Result<Vec<u8>, Ca
 pub fn empty() -> Vec<u8> {
     Writer::new()
         .into_vec()
-        .expect("an empty buffer is 40 bytes")
+        .expect("an empty buffer is 7 bytes")
 }
 
 /// The inclusive bounds `(first, last)` of a range of `u64`, or `None` if it is
@@ -131,8 +131,12 @@ mod tests {
             [u64::MAX - 2, u64::MAX - 1, u64::MAX]
         );
         assert!(from_range(..).is_err());
+        // 16 full containers, one run each: a 16-byte header (7 fixed bytes; the
+        // cardinality 2^20 and the count 16 in 3 bytes each, min 0 in none, max
+        // 2^20 - 1 in 3), 1-byte keys, cardinalities, 15 offsets, and 4 bytes of
+        // payload each.
         let b = from_range(0..1 << 20).unwrap();
-        assert_eq!(b.len(), 40 + 16 * 16);
+        assert_eq!(b.len(), 16 + 16 + 2 * 16 + 2 * 15 + 4 * 16);
     }
 
     #[test]

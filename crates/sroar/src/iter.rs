@@ -1,7 +1,6 @@
 //! Iteration over a view: ascending, double-ended, seekable and batched.
 
-use crate::container::{array, bitmap, run, ContainerIter};
-use crate::format::directory::decode_key_entry;
+use crate::container::{array, bitmap, run, ContainerIter, Kind};
 use crate::view::RoaringView;
 
 impl<'a> RoaringView<'a> {
@@ -127,18 +126,16 @@ impl<'a> Iter<'a> {
         let mut n = 0;
         let mut i = self.next_front;
         while n < out.len() && i < dir.len() {
-            let (key, card) = decode_key_entry(dir.entry(i));
-            let (code, offset) = dir.descr(i);
-            let (high, card, start) = (key << 16, card as usize, offset as usize);
+            let (high, card) = (dir.key(i) << 16, dir.card(i) as usize);
             let rest = &mut out[n..];
             if card <= rest.len() {
                 let dst = &mut rest[..card];
-                match code {
-                    1 => array::widen_into(&bytes[start..start + 2 * card], high, dst),
-                    2 => {
-                        bitmap::decode_into(&bytes[start..start + bitmap::BITMAP_BYTES], high, dst)
-                    }
-                    _ => run::decode_into(&bytes[start..], high, dst),
+                let (kind, start, end) = dir.slot(i);
+                let payload = &bytes[start..end];
+                match kind {
+                    Kind::Array => array::widen_into(payload, high, dst),
+                    Kind::Bitmap => bitmap::decode_into(payload, high, dst),
+                    Kind::Run => run::decode_into(payload, high, dst),
                 }
                 n += card;
                 i += 1;

@@ -26,7 +26,7 @@
 //! | building one | [`from_sorted`], [`from_unsorted`], [`from_values`], [`from_range`], [`from_runs`], [`empty`], [`Writer`], [`SortedValues`]; [`Encode`] writes any of them into the caller's memory |
 //! | set algebra | [`and`], [`or`], [`xor`], [`andnot`] (and `_writer` forms), [`and_len`], [`or_len`], [`xor_len`], [`andnot_len`], [`intersects`], [`is_subset`], [`eq`], [`cmp`], [`or_many`], [`and_many`] |
 //! | streaming | [`Accumulator`] of a [`SetOp`] chosen at run time; [`OrAccumulator`], [`AndAccumulator`], [`XorAccumulator`], [`BuildAccumulator`] |
-//! | reading a few byte ranges (TOAST slices) | [`header_from_prefix`], [`contains_from_ranges`] |
+//! | reading a few byte ranges (TOAST slices) | [`header_from_prefix`], [`contains_from_ranges`], [`rank_from_ranges`], [`index_from_ranges`], [`select_from_ranges`] |
 //! | the standard portable format | [`to_portable`], [`from_portable`], [`portable_len`], [`write_portable_into`], [`from_portable_writer`], [`looks_like_portable`]; of signed values: [`from_portable_signed`], [`write_portable_signed_into`], [`to_portable_signed`] |
 //! | signed values (SQL `bigint`) | [`to_stored`], [`to_signed`], [`to_signed_bits`], [`from_signed`] |
 //! | SIMD tiers | [`Tier`], [`tier`], [`set_tier`], [`reset_tier`], [`available_tiers`] |
@@ -57,7 +57,7 @@ pub use container::{
     ArrayIter, ArrayView, BitmapIter, BitmapView, Container, Kind, RunIter, RunView, ARRAY_MAX,
 };
 pub use encode::Encode;
-pub use format::{FormatError, Header, HEADER_LEN, VERSION as FORMAT_VERSION};
+pub use format::{version_of, FormatError, Header, HEADER_MAX_LEN, VERSION as FORMAT_VERSION};
 pub use interrupt::set_interrupt_hook;
 pub use iter::Iter;
 pub use kernels::{available_tiers, reset_tier, set_tier, tier, Tier, Unsupported};
@@ -67,7 +67,8 @@ pub use ops::{
     AndAccumulator, BuildAccumulator, OrAccumulator, SetOp, XorAccumulator,
 };
 pub use partial::{
-    contains as contains_from_ranges, header as header_from_prefix, PartialReadError,
+    contains as contains_from_ranges, header as header_from_prefix, index as index_from_ranges,
+    rank as rank_from_ranges, select as select_from_ranges, PartialReadError,
 };
 pub use portable::{
     from_portable, from_portable_signed, from_portable_writer, looks_like_portable, portable_len,

@@ -1,92 +1,324 @@
 //! Answers read from a few byte ranges of a buffer, for callers that can fetch
 //! ranges without loading the whole value (PostgreSQL TOAST slices).
 //!
-//! The header answers the cardinality, min and max from 40 bytes; a membership test
-//! reads the key entries, two descriptors and one payload. The buffer is trusted
-//! (it was validated when stored), but short or inconsistent ranges give an error,
-//! never a panic or an out-of-bounds read.
+//! The header answers the cardinality, min and max from its first
+//! [`HEADER_MAX_LEN`] bytes. Membership, rank and select read the header, a few
+//! directory entries found by bisection, and one container: O(log n) ranges of a
+//! buffer of n containers. The buffer is trusted (it was validated when stored),
+//! but short or inconsistent ranges give an error, never a panic or an
+//! out-of-bounds read.
+
+use core::marker::PhantomData;
 
 use crate::container::{array::ArrayView, run::RunView, Container, Kind};
-use crate::format::directory::{decode_descr, decode_key_entry};
-use crate::format::{Header, HEADER_LEN};
-use crate::kernels::search::lower_bound_keys;
+use crate::format::directory::{kind_of, Shape, BLOCK};
+use crate::format::header::{read_le, HeaderError, HEADER_MAX_LEN};
+use crate::format::Header;
 
-/// A range the buffer does not hold, or a directory that disagrees with itself.
+/// Why ranges of a stored value could not answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PartialReadError;
+pub enum PartialReadError {
+    /// A range the buffer does not hold, or a directory that disagrees with
+    /// itself.
+    Corrupt,
+    /// The buffer is of a format version this crate does not read.
+    UnsupportedVersion(u8),
+}
 
 impl core::fmt::Display for PartialReadError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str("the stored roaring64 value is truncated or corrupt")
+        match self {
+            PartialReadError::Corrupt => f.write_str("the stored roaring64 value is truncated or corrupt"),
+            PartialReadError::UnsupportedVersion(v) => write!(
+                f,
+                "the stored roaring64 value is of format version {v}; this build reads version {}",
+                crate::format::VERSION
+            ),
+        }
     }
 }
 
-/// The header from the first bytes of a buffer.
-pub fn header(prefix: &[u8]) -> Result<Header, PartialReadError> {
-    let bytes = prefix.get(..HEADER_LEN).ok_or(PartialReadError)?;
-    Ok(Header::read(
-        bytes.try_into().map_err(|_| PartialReadError)?,
-    ))
+impl std::error::Error for PartialReadError {}
+
+type Result<T> = core::result::Result<T, PartialReadError>;
+use PartialReadError::Corrupt;
+
+/// The header from the first bytes of a buffer (up to [`HEADER_MAX_LEN`] of them).
+pub fn header(prefix: &[u8]) -> Result<Header> {
+    Ok(shape(prefix)?.header)
+}
+
+fn shape(prefix: &[u8]) -> Result<Shape> {
+    let p = Header::parse(prefix).map_err(|e| match e {
+        HeaderError::Version(v) => PartialReadError::UnsupportedVersion(v),
+        _ => Corrupt,
+    })?;
+    Shape::new(&p, usize::MAX).ok_or(Corrupt)
+}
+
+/// Sorted fixed-width arrays bigger than this are bisected with one-entry reads
+/// until what is left fits in one read of at most this many bytes (a few TOAST
+/// chunks), so a search costs O(log n) small reads.
+const WINDOW: usize = 8192;
+
+/// A container found: its index, cardinality, kind, and payload range.
+#[derive(Clone, Copy)]
+struct Slot {
+    i: usize,
+    kind: Kind,
+    start: usize,
+    size: usize,
+}
+
+/// A buffer read through `fetch(offset, len)`, which returns the bytes
+/// `[offset, offset + len)` (fewer where the buffer ends).
+struct Remote<'a, F> {
+    fetch: F,
+    s: Shape,
+    _bytes: PhantomData<&'a [u8]>,
+}
+
+impl<'a, F: FnMut(usize, usize) -> &'a [u8]> Remote<'a, F> {
+    fn open(mut fetch: F) -> Result<Self> {
+        let s = shape(fetch(0, HEADER_MAX_LEN))?;
+        Ok(Remote {
+            fetch,
+            s,
+            _bytes: PhantomData,
+        })
+    }
+
+    /// Exactly `len` bytes at `at`.
+    fn bytes(&mut self, at: usize, len: usize) -> Result<&'a [u8]> {
+        (self.fetch)(at, len).get(..len).ok_or(Corrupt)
+    }
+
+    /// The `width`-byte integer at `at`.
+    fn int(&mut self, at: usize, width: usize) -> Result<u64> {
+        Ok(read_le(self.bytes(at, width)?, 0, width))
+    }
+
+    /// The partition point of the `count` sorted `width`-byte integers at `at`
+    /// (the first index whose integer fails `below`), and the integer there when
+    /// the last read held it.
+    fn partition(
+        &mut self,
+        at: usize,
+        count: usize,
+        width: usize,
+        below: impl Fn(u64) -> bool,
+    ) -> Result<(usize, Option<u64>)> {
+        let (mut lo, mut hi) = (0, count);
+        let mut at_hi = None;
+        // Invariant: entries before `lo` pass, entries from `hi` on fail.
+        while (hi - lo) * width > WINDOW {
+            let mid = lo + (hi - lo) / 2;
+            let x = self.int(at + mid * width, width)?;
+            if below(x) {
+                lo = mid + 1;
+            } else {
+                (hi, at_hi) = (mid, Some(x));
+            }
+        }
+        let window = self.bytes(at + lo * width, (hi - lo) * width)?;
+        for i in 0..hi - lo {
+            let x = read_le(window, i * width, width);
+            if !below(x) {
+                return Ok((lo + i, Some(x)));
+            }
+        }
+        Ok((hi, at_hi))
+    }
+
+    /// Index of the container with `key`, if any.
+    fn find(&mut self, key: u64) -> Result<Option<usize>> {
+        let s = self.s;
+        if s.n() == 0 || key < s.header.min >> 16 || key > s.header.max >> 16 {
+            return Ok(None);
+        }
+        let target = key - s.key0;
+        let (i, found) = self.partition(s.keys as usize, s.n(), usize::from(s.kw), |k| k < target)?;
+        Ok((found == Some(target)).then_some(i))
+    }
+
+    /// The count before block `b` (0 for block 0).
+    fn block_count(&mut self, b: usize) -> Result<u64> {
+        if b == 0 {
+            return Ok(0);
+        }
+        let cw = usize::from(self.s.cw);
+        self.int(self.s.counts as usize + (b - 1) * cw, cw)
+    }
+
+    /// The cardinalities of containers `from..to`, as stored (minus one).
+    fn cards(&mut self, from: usize, to: usize) -> Result<&'a [[u8; 2]]> {
+        Ok(self.bytes(self.s.cards as usize + 2 * from, 2 * (to - from))?.as_chunks::<2>().0)
+    }
+
+    /// Values in containers `0..i`, and the cardinality of container `i`: one
+    /// stored count and one read of at most 64 cardinalities.
+    fn prefix_and_card(&mut self, i: usize) -> Result<(u64, u32)> {
+        let b = i / BLOCK;
+        let count = self.block_count(b)?;
+        let cards = self.cards(b * BLOCK, i + 1)?;
+        let (here, before) = cards.split_last().ok_or(Corrupt)?;
+        let within: u64 = before.iter().map(|c| u64::from(u16::from_le_bytes(*c)) + 1).sum();
+        Ok((count + within, u32::from(u16::from_le_bytes(*here)) + 1))
+    }
+
+    /// Where container `i` (of `card` values) is, in one read of its offsets. The
+    /// last container's size is what is left of the buffer: one byte more than the
+    /// largest payload of its cardinality is asked for, and what comes back is it.
+    fn slot(&mut self, i: usize, card: u32) -> Result<Slot> {
+        let s = self.s;
+        let (n, ow, payload) = (s.n(), usize::from(s.ow), s.payload as usize);
+        // Stored offsets are those of containers 1..n, halved.
+        let first = i.max(1) - 1;
+        let last = (i + 1).min(n - 1);
+        let offsets = if last > first || i > 0 {
+            self.bytes(s.offsets as usize + first * ow, (last - first) * ow)?
+        } else {
+            &[]
+        };
+        let off = |k: usize| payload + 2 * read_le(offsets, (k - 1 - first) * ow, ow) as usize;
+        let start = if i == 0 { payload } else { off(i) };
+        let size = if i + 1 < n {
+            off(i + 1).checked_sub(start).ok_or(Corrupt)?
+        } else {
+            let most = if card <= 4096 { 2 * card as usize } else { 8192 };
+            let got = (self.fetch)(start, most + 1).len();
+            if got > most {
+                return Err(Corrupt);
+            }
+            got
+        };
+        if size == 0 {
+            return Err(Corrupt);
+        }
+        Ok(Slot {
+            i,
+            kind: kind_of(card, size),
+            start,
+            size,
+        })
+    }
+
+    /// The container in `slot`, read whole (a bitmap's 8 KB too).
+    fn container(&mut self, slot: Slot) -> Result<Container<'a>> {
+        let bytes = self.bytes(slot.start, slot.size)?;
+        Ok(match slot.kind {
+            Kind::Array => Container::Array(ArrayView::new(bytes)),
+            Kind::Bitmap => Container::Bitmap(
+                crate::container::BitmapView::new(bytes).ok_or(Corrupt)?,
+            ),
+            Kind::Run if slot.size.is_multiple_of(4) => Container::Run(RunView::new(bytes)),
+            Kind::Run => return Err(Corrupt),
+        })
+    }
+
+    /// Values `<= low` in the container in `slot`; a bitmap reads only the words up
+    /// to it.
+    fn rank_in(&mut self, slot: Slot, low: u16) -> Result<u64> {
+        if slot.kind != Kind::Bitmap {
+            return Ok(self.container(slot)?.rank(low) as u64);
+        }
+        let words = usize::from(low >> 6) + 1;
+        let bytes = self.bytes(slot.start, 8 * words)?;
+        let (w, last) = bytes.as_chunks::<8>().0.split_at(words - 1);
+        let full: u64 = w.iter().map(|w| u64::from(u64::from_le_bytes(*w).count_ones())).sum();
+        let mask = u64::MAX >> (63 - (low & 63));
+        Ok(full + u64::from((u64::from_le_bytes(last[0]) & mask).count_ones()))
+    }
+
+    /// The key of container `i`.
+    fn key(&mut self, i: usize) -> Result<u64> {
+        let kw = usize::from(self.s.kw);
+        Ok(self.s.key0 + self.int(self.s.keys as usize + i * kw, kw)?)
+    }
 }
 
 /// Whether `x` is in the set, reading through `fetch(offset, len)`, which returns
 /// the bytes `[offset, offset + len)` of the buffer (fewer if the buffer ends).
-pub fn contains<'a>(
-    mut fetch: impl FnMut(usize, usize) -> &'a [u8],
-    x: u64,
-) -> Result<bool, PartialReadError> {
-    let h = header(fetch(0, HEADER_LEN))?;
-    let n = h.n as usize;
-    if n == 0 || x < h.min || x > h.max {
-        return Ok(false);
-    }
-    let keys = exact(fetch(HEADER_LEN, 8 * n), 8 * n)?;
-    let (entries, _) = keys.as_chunks::<8>();
-    let key = x >> 16;
-    let i = lower_bound_keys(entries, key << 16);
-    let Some(entry) = entries.get(i) else {
+pub fn contains<'a>(fetch: impl FnMut(usize, usize) -> &'a [u8], x: u64) -> Result<bool> {
+    let mut r = Remote::open(fetch)?;
+    let Some(i) = r.find(x >> 16)? else {
         return Ok(false);
     };
-    let (found, card) = decode_key_entry(u64::from_le_bytes(*entry));
-    if found != key {
-        return Ok(false);
-    }
-    // This container's descriptor, and the next one's offset (or the total length)
-    // to bound a run container's payload.
-    let descr_at = HEADER_LEN + 8 * n + 4 * i;
-    let two = if i + 1 < n { 8 } else { 4 };
-    let d = exact(fetch(descr_at, two), two)?;
-    let (code, start) = decode_descr(u32::from_le_bytes(d[..4].try_into().unwrap_or_default()));
-    let end = if i + 1 < n {
-        decode_descr(u32::from_le_bytes(d[4..8].try_into().unwrap_or_default())).1 as usize
-    } else {
-        h.total_len as usize
-    };
-    let start = start as usize;
-    let len = end.checked_sub(start).ok_or(PartialReadError)?;
+    let card = r.cards(i, i + 1)?.first().map_or(0, |c| u32::from(u16::from_le_bytes(*c)) + 1);
+    let slot = r.slot(i, card)?;
     let low = x as u16;
-    let container = match Kind::from_code(code) {
-        Some(Kind::Array) => {
-            let bytes = exact(fetch(start, 2 * card as usize), 2 * card as usize)?;
-            Container::Array(ArrayView::new(bytes))
-        }
-        Some(Kind::Bitmap) => {
-            // Only the word that holds `low` is needed.
-            let word = start + 8 * usize::from(low >> 6);
-            let w = exact(fetch(word, 8), 8)?;
-            let w = u64::from_le_bytes(w.try_into().map_err(|_| PartialReadError)?);
-            return Ok(w >> (low & 63) & 1 == 1);
-        }
-        Some(Kind::Run) if len % 4 == 0 && len > 0 => {
-            Container::Run(RunView::new(exact(fetch(start, len), len)?))
-        }
-        _ => return Err(PartialReadError),
-    };
-    Ok(container.contains(low))
+    if slot.kind == Kind::Bitmap {
+        // Only the word that holds `low` is needed.
+        let w = r.int(slot.start + 8 * usize::from(low >> 6), 8)?;
+        return Ok(w >> (low & 63) & 1 == 1);
+    }
+    Ok(r.container(slot)?.contains(low))
 }
 
-fn exact(bytes: &[u8], len: usize) -> Result<&[u8], PartialReadError> {
-    bytes.get(..len).ok_or(PartialReadError)
+/// Number of values `<= x`, reading through `fetch` (as for [`contains`]).
+pub fn rank<'a>(fetch: impl FnMut(usize, usize) -> &'a [u8], x: u64) -> Result<u64> {
+    let mut r = Remote::open(fetch)?;
+    let s = r.s;
+    if s.n() == 0 || x < s.header.min {
+        return Ok(0);
+    }
+    if x >= s.header.max {
+        return Ok(s.header.cardinality);
+    }
+    let target = (x >> 16) - s.key0;
+    let (i, found) = r.partition(s.keys as usize, s.n(), usize::from(s.kw), |k| k < target)?;
+    if found != Some(target) {
+        // Every container before `i` is below x, the rest above.
+        return Ok(if i == s.n() {
+            s.header.cardinality
+        } else {
+            r.prefix_and_card(i)?.0
+        });
+    }
+    let (before, card) = r.prefix_and_card(i)?;
+    let slot = r.slot(i, card)?;
+    Ok(before + r.rank_in(slot, x as u16)?)
+}
+
+/// 0-based position of `x` in ascending order, if present, reading through
+/// `fetch` (as for [`contains`]).
+pub fn index<'a>(fetch: impl FnMut(usize, usize) -> &'a [u8], x: u64) -> Result<Option<u64>> {
+    let mut r = Remote::open(fetch)?;
+    let Some(i) = r.find(x >> 16)? else {
+        return Ok(None);
+    };
+    let (before, card) = r.prefix_and_card(i)?;
+    let slot = r.slot(i, card)?;
+    let c = r.container(slot)?;
+    let low = x as u16;
+    Ok(c.contains(low).then(|| before + c.rank(low) as u64 - 1))
+}
+
+/// The `k`-th smallest value (0-based), reading through `fetch` (as for
+/// [`contains`]): a bisection of the stored counts, one block of cardinalities,
+/// and one container.
+pub fn select<'a>(fetch: impl FnMut(usize, usize) -> &'a [u8], k: u64) -> Result<Option<u64>> {
+    let mut r = Remote::open(fetch)?;
+    let s = r.s;
+    if k >= s.header.cardinality {
+        return Ok(None);
+    }
+    // Blocks 1.. whose count is <= k: the block holding the k-th value is their
+    // number (block 0's count, 0, is not stored).
+    let (b, _) = r.partition(s.counts as usize, s.blocks(), usize::from(s.cw), |c| c <= k)?;
+    let mut rest = k - r.block_count(b)?;
+    let from = b * BLOCK;
+    let cards = r.cards(from, (from + BLOCK).min(s.n()))?;
+    for (j, c) in cards.iter().enumerate() {
+        let card = u32::from(u16::from_le_bytes(*c)) + 1;
+        if rest < u64::from(card) {
+            let slot = r.slot(from + j, card)?;
+            let low = r.container(slot)?.select(rest as usize).ok_or(Corrupt)?;
+            return Ok(Some(r.key(slot.i)? << 16 | u64::from(low)));
+        }
+        rest -= u64::from(card);
+    }
+    Err(Corrupt)
 }
 
 #[cfg(test)]
@@ -95,21 +327,30 @@ mod tests {
     use crate::{from_sorted, RoaringView};
     use std::cell::RefCell;
 
-    #[test]
-    fn contains_matches_the_view_and_reads_little() {
+    fn sample() -> Vec<u64> {
         let mut values: Vec<u64> = (0..200_000).map(|i| i * 3).collect();
         values.extend((0..70_000).map(|i| (1 << 40) + i));
         values.extend([u64::MAX - 1, u64::MAX]);
         values.extend((0..100).map(|i| (5 << 32) + i * 1000));
+        // Many small containers, so that the keys and counts are bisected.
+        values.extend((0..5000u64).map(|i| (7 << 40) + (i << 16) + i % 7));
         values.sort_unstable();
+        values
+    }
+
+    #[test]
+    fn reads_match_the_view_and_read_little() {
+        let values = sample();
         let bytes = from_sorted(&values).unwrap();
         let view = RoaringView::from_bytes(&bytes).unwrap();
-        let read = RefCell::new(0usize);
+        let read = RefCell::new((0usize, 0usize));
         let fetch = |off: usize, len: usize| {
-            *read.borrow_mut() += len;
+            let mut r = read.borrow_mut();
+            r.0 += len.min(bytes.len().saturating_sub(off));
+            r.1 += 1;
             &bytes[off.min(bytes.len())..(off + len).min(bytes.len())]
         };
-        for probe in [
+        let mut probes = vec![
             0,
             1,
             3,
@@ -123,15 +364,31 @@ mod tests {
             u64::MAX,
             u64::MAX - 2,
             7 << 50,
-        ] {
-            *read.borrow_mut() = 0;
+        ];
+        probes.extend((0..5000u64).step_by(97).map(|i| (7 << 40) + (i << 16) + i % 7));
+        probes.extend((0..5000u64).step_by(89).map(|i| (7 << 40) + (i << 16) + 9));
+        // A bitmap container and the directory windows of two bisections, in at
+        // most 9 reads: header, keys (a window here), counts, cardinalities,
+        // offsets, payload.
+        let limit = (8192 + 2 * WINDOW + 400, 10);
+        let within = |r: (usize, usize)| r.0 < limit.0 && r.1 < limit.1;
+        for &probe in &probes {
+            *read.borrow_mut() = (0, 0);
             assert_eq!(contains(fetch, probe), Ok(view.contains(probe)), "{probe}");
-            assert!(
-                *read.borrow() < 40 + 12 * view.container_count() + 8192 + 64,
-                "{probe}"
-            );
+            assert!(within(*read.borrow()), "contains {probe}: {:?}", read.borrow());
+            *read.borrow_mut() = (0, 0);
+            assert_eq!(rank(fetch, probe), Ok(view.rank(probe)), "{probe}");
+            assert!(within(*read.borrow()), "rank {probe}: {:?}", read.borrow());
+            assert_eq!(index(fetch, probe), Ok(view.index(probe)), "{probe}");
         }
-        assert_eq!(header(&bytes[..40]).unwrap().cardinality, view.len());
+        for k in (0..values.len() as u64 + 2).step_by(997).chain([values.len() as u64 - 1]) {
+            *read.borrow_mut() = (0, 0);
+            assert_eq!(select(fetch, k), Ok(view.select(k)), "{k}");
+            assert!(within(*read.borrow()), "select {k}: {:?}", read.borrow());
+        }
+        let h = header(&bytes[..HEADER_MAX_LEN]).unwrap();
+        assert_eq!((h.cardinality, h.min, h.max), (view.len(), 0, u64::MAX));
+        assert_eq!(header(&crate::empty()).unwrap(), Header::default());
     }
 
     #[test]
@@ -141,7 +398,13 @@ mod tests {
             let fetch = |off: usize, len: usize| &bytes[off.min(cut)..(off + len).min(cut)];
             let _ = contains(fetch, 1 << 20);
             let _ = contains(fetch, 1 << 40);
+            let _ = rank(fetch, 1 << 40);
+            let _ = select(fetch, 4);
+            let _ = index(fetch, 3);
         }
-        assert_eq!(header(&bytes[..39]), Err(PartialReadError));
+        assert_eq!(header(&bytes[..5]), Err(Corrupt));
+        let mut v1 = bytes.clone();
+        v1[4] = 1;
+        assert_eq!(header(&v1), Err(PartialReadError::UnsupportedVersion(1)));
     }
 }

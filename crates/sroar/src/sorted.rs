@@ -5,7 +5,7 @@
 
 use crate::container::bitmap::BITMAP_BYTES;
 use crate::container::{canonical_kind, payload_len, Kind};
-use crate::format::encode::{Encoder, Layout};
+use crate::format::encode::{Encoder, Layout, Plan};
 use crate::writer::CapacityError;
 
 /// The containers of `values` (sorted, distinct): each key's values as one chunk.
@@ -25,8 +25,8 @@ fn shape(chunk: &[u64]) -> (Kind, usize) {
     (kind, payload_len(kind, card, nruns))
 }
 
-/// The layout of the canonical encoding of `values` (sorted, distinct).
-fn layout(values: &[u64]) -> Layout {
+/// Where the canonical encoding of `values` (sorted, distinct) goes.
+fn plan(values: &[u64]) -> Plan {
     let mut layout = Layout::new();
     for (i, chunk) in chunks(values).enumerate() {
         if i % 4096 == 4095 {
@@ -37,7 +37,7 @@ fn layout(values: &[u64]) -> Layout {
     if let (Some(&min), Some(&max)) = (values.first(), values.last()) {
         layout.bounds(min, max);
     }
-    layout
+    layout.plan()
 }
 
 /// A slice of values, sorted ascending with no duplicate: the set it holds, ready to
@@ -63,7 +63,7 @@ impl<'a> SortedValues<'a> {
 
     /// Length of the canonical encoding.
     pub fn encoded_len(&self) -> Result<usize, CapacityError> {
-        layout(self.0).len()
+        plan(self.0).len()
     }
 
     /// Writes the canonical encoding into `out`, whose length must be
@@ -72,7 +72,7 @@ impl<'a> SortedValues<'a> {
     /// # Panics
     /// If `out.len()` differs from the encoded length.
     pub fn write_into(&self, out: &mut [u8]) -> Result<(), CapacityError> {
-        let mut e = Encoder::new(out, &layout(self.0))?;
+        let mut e = Encoder::new(out, &plan(self.0))?;
         for chunk in chunks(self.0) {
             let (kind, size) = shape(chunk);
             let payload = e.container(chunk[0] >> 16, chunk.len() as u32, kind, size);

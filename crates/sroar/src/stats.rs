@@ -34,6 +34,8 @@ pub struct Stats {
     pub runs: u64,
     /// Length of the buffer in bytes.
     pub total_bytes: u64,
+    /// Bytes of the header and the directory (the rest are payloads).
+    pub head_bytes: u64,
 }
 
 impl RoaringView<'_> {
@@ -44,6 +46,7 @@ impl RoaringView<'_> {
             cardinality: self.len(),
             containers: self.container_count() as u64,
             total_bytes: self.as_bytes().len() as u64,
+            head_bytes: (self.as_bytes().len() - self.payload_len()) as u64,
             ..Stats::default()
         };
         for (_, c) in self.containers() {
@@ -77,7 +80,7 @@ mod tests {
             .chain((2 << 16) + 200..(2 << 16) + 300);
         let bytes = from_values(values).unwrap();
         let s = RoaringView::from_bytes(&bytes).unwrap().stats();
-        assert_eq!((s.version, s.cardinality, s.containers), (1, 5202, 3));
+        assert_eq!((s.version, s.cardinality, s.containers), (2, 5202, 3));
         assert_eq!(
             (
                 s.array.containers,
@@ -92,6 +95,9 @@ mod tests {
             (1, 8, 200)
         );
         assert_eq!(s.runs, 2);
-        assert_eq!(s.total_bytes, 40 + 36 + 4 + 8192 + 8);
+        // A 15-byte header (7 fixed bytes, then cardinality and count in 2 bytes
+        // each, min in 1, the span in 3), 1-byte keys, cardinalities, two 2-byte
+        // offsets.
+        assert_eq!(s.total_bytes, 15 + 3 + 6 + 4 + 4 + 8192 + 8);
     }
 }

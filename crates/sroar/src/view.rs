@@ -1,27 +1,44 @@
 //! The zero-copy view: a validated byte buffer read in place.
 
 use crate::container::{ArrayView, BitmapView, Container, Kind, RunView};
-use crate::format::directory::Directory;
-use crate::format::header::{read_u32, read_u64};
-use crate::format::{validate, FormatError};
+use crate::format::directory::{Directory, Shape};
+use crate::format::{validate, FormatError, Header};
 
 /// A sroar bitmap read in place from its serialized bytes.
 ///
-/// Opening a view validates the buffer once; afterwards every query reads the
-/// bytes directly, at any alignment, without decoding.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// Opening a view validates the buffer once and reads where its parts are from
+/// the header; afterwards every query reads the bytes directly, at any alignment,
+/// without decoding.
+#[derive(Clone, Copy, Debug)]
 pub struct RoaringView<'a> {
     bytes: &'a [u8],
+    /// Where the parts of the bytes are, read from the header when opened.
+    shape: Shape,
+}
+
+// A view is its bytes: the shape is read from them.
+impl PartialEq for RoaringView<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.bytes == other.bytes
+    }
+}
+
+impl Eq for RoaringView<'_> {}
+
+impl core::hash::Hash for RoaringView<'_> {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        self.bytes.hash(state);
+    }
 }
 
 impl<'a> RoaringView<'a> {
     /// Validates `bytes` (one O(len) pass) and opens a view over them.
     pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, FormatError> {
-        validate(bytes)?;
-        Ok(RoaringView { bytes })
+        let shape = validate(bytes)?;
+        Ok(Self::with_shape(bytes, shape))
     }
 
-    /// Opens a view without validating.
+    /// Opens a view without validating: reads the header only.
     ///
     /// # Safety
     /// `bytes` must be a buffer that [`RoaringView::from_bytes`] accepts, for
@@ -31,7 +48,16 @@ impl<'a> RoaringView<'a> {
     /// undefined behavior; later versions (SIMD kernels) may rely on it fully.
     #[allow(unsafe_code, reason = "an unsafe fn: its contract is the caller's to keep")]
     pub unsafe fn from_bytes_unchecked(bytes: &'a [u8]) -> Self {
-        RoaringView { bytes }
+        let shape = Header::parse(bytes)
+            .ok()
+            .and_then(|p| Shape::new(&p, bytes.len()))
+            .expect("sroar: from_bytes_unchecked was given bytes that are not a valid bitmap");
+        Self::with_shape(bytes, shape)
+    }
+
+    #[inline(always)]
+    fn with_shape(bytes: &'a [u8], shape: Shape) -> Self {
+        RoaringView { bytes, shape }
     }
 
     /// The serialized bytes.
@@ -39,35 +65,49 @@ impl<'a> RoaringView<'a> {
         self.bytes
     }
 
+    /// What the header says: the cardinality, the number of containers, min and
+    /// max.
+    pub fn header(&self) -> Header {
+        self.shape.header
+    }
+
     /// Number of values.
+    #[inline]
     pub fn len(&self) -> u64 {
-        read_u64(self.bytes, 16)
+        self.shape.header.cardinality
     }
 
     /// True when the set is empty.
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.container_count() == 0
     }
 
     /// Smallest value.
     pub fn min(&self) -> Option<u64> {
-        (!self.is_empty()).then(|| read_u64(self.bytes, 24))
+        (!self.is_empty()).then_some(self.shape.header.min)
     }
 
     /// Largest value.
     pub fn max(&self) -> Option<u64> {
-        (!self.is_empty()).then(|| read_u64(self.bytes, 32))
+        (!self.is_empty()).then_some(self.shape.header.max)
     }
 
     /// Number of containers.
     #[inline]
     pub fn container_count(&self) -> usize {
-        read_u32(self.bytes, 8) as usize
+        self.shape.n()
+    }
+
+    /// Bytes of the payloads: everything after the header and the directory.
+    #[inline]
+    pub(crate) fn payload_len(&self) -> usize {
+        self.bytes.len() - self.shape.payload as usize
     }
 
     #[inline]
     pub(crate) fn directory(&self) -> Directory<'a> {
-        Directory::new(self.bytes, self.container_count())
+        Directory::new(self.bytes, self.shape)
     }
 
     /// The key (value >> 16) of container `i`.
@@ -75,6 +115,7 @@ impl<'a> RoaringView<'a> {
     /// # Panics
     /// If `i >= container_count()`.
     pub fn key(&self, i: usize) -> u64 {
+        assert!(i < self.container_count(), "sroar: container index out of range");
         self.directory().key(i)
     }
 
@@ -85,27 +126,21 @@ impl<'a> RoaringView<'a> {
     #[inline]
     pub fn container(&self, i: usize) -> (u64, Container<'a>) {
         let dir = self.directory();
-        let n = dir.len();
-        let (code, offset) = dir.descr(i);
-        let card = dir.card(i);
-        let start = offset as usize;
-        let c = match Kind::from_code(code) {
-            Some(Kind::Array) => Container::Array(ArrayView::new(
-                &self.bytes[start..start + 2 * card as usize],
-            )),
-            Some(Kind::Bitmap) => {
-                Container::Bitmap(BitmapView::with_card(&self.bytes[start..], card))
-            }
-            _ => {
-                let end = if i + 1 < n {
-                    dir.descr(i + 1).1 as usize
-                } else {
-                    self.bytes.len()
-                };
-                Container::Run(RunView::new(&self.bytes[start..end]))
-            }
-        };
-        (dir.key(i), c)
+        assert!(i < dir.len(), "sroar: container index out of range");
+        (dir.key(i), self.container_at(&dir, i))
+    }
+
+    /// Container `i` of this view's directory `dir`. Always inlined: a container
+    /// returned through memory costs a store-forwarding stall per step of a walk.
+    #[inline(always)]
+    pub(crate) fn container_at(&self, dir: &Directory<'a>, i: usize) -> Container<'a> {
+        let (kind, start, end) = dir.slot(i);
+        let payload = &self.bytes[start..end];
+        match kind {
+            Kind::Array => Container::Array(ArrayView::new(payload)),
+            Kind::Bitmap => Container::Bitmap(BitmapView::with_card(payload, dir.card(i))),
+            Kind::Run => Container::Run(RunView::new(payload)),
+        }
     }
 
     /// Index of the container with `key`, if any.
@@ -115,40 +150,29 @@ impl<'a> RoaringView<'a> {
 
     /// Whether `x` is in the set.
     ///
-    /// Reads only what the answer needs: the directory's key entries (binary
-    /// search), the container's descriptor, and then one byte of a bitmap, a
+    /// Reads only what the answer needs: the directory's keys (binary search), the
+    /// container's cardinality and offsets, and then one byte of a bitmap, a
     /// binary search over an array, or over a run list's starts.
     pub fn contains(&self, x: u64) -> bool {
         let dir = self.directory();
         let Ok(i) = dir.search(x >> 16) else {
             return false;
         };
-        let (code, offset) = dir.descr(i);
-        let start = offset as usize;
+        let (kind, start, end) = dir.slot(i);
         let low = x as u16;
-        match code {
-            1 => {
-                let card = dir.card(i) as usize;
-                ArrayView::new(&self.bytes[start..start + 2 * card]).contains(low)
-            }
-            2 => self.bytes[start + usize::from(low >> 3)] >> (low & 7) & 1 == 1,
-            _ => {
-                let end = if i + 1 < dir.len() {
-                    dir.descr(i + 1).1 as usize
-                } else {
-                    self.bytes.len()
-                };
-                RunView::new(&self.bytes[start..end]).contains(low)
-            }
+        match kind {
+            Kind::Array => ArrayView::new(&self.bytes[start..end]).contains(low),
+            Kind::Bitmap => self.bytes[start + usize::from(low >> 3)] >> (low & 7) & 1 == 1,
+            Kind::Run => RunView::new(&self.bytes[start..end]).contains(low),
         }
     }
 
-    /// Number of values `<= x`. Costs O(log n) plus a scan of the directory
-    /// entries before `x`'s container.
+    /// Number of values `<= x`. Costs O(log n): a search of the keys, then one
+    /// stored count and at most 63 cardinalities.
     pub fn rank(&self, x: u64) -> u64 {
         let dir = self.directory();
         match dir.search(x >> 16) {
-            Ok(i) => dir.card_prefix(i) + self.container(i).1.rank(x as u16) as u64,
+            Ok(i) => dir.card_prefix(i) + self.container_at(&dir, i).rank(x as u16) as u64,
             Err(i) => dir.card_prefix(i),
         }
     }
@@ -165,27 +189,18 @@ impl<'a> RoaringView<'a> {
     pub fn index(&self, x: u64) -> Option<u64> {
         let dir = self.directory();
         let i = dir.search(x >> 16).ok()?;
-        let c = self.container(i).1;
+        let c = self.container_at(&dir, i);
         c.contains(x as u16)
             .then(|| dir.card_prefix(i) + c.rank(x as u16) as u64 - 1)
     }
 
-    /// The `k`-th smallest value (0-based).
+    /// The `k`-th smallest value (0-based). Costs O(log n): a search of the
+    /// stored counts, then at most 63 cardinalities.
     pub fn select(&self, k: u64) -> Option<u64> {
-        if k >= self.len() {
-            return None;
-        }
         let dir = self.directory();
-        let mut k = k;
-        for i in 0..dir.len() {
-            let card = u64::from(dir.card(i));
-            if k < card {
-                let (key, c) = self.container(i);
-                return c.select(k as usize).map(|low| (key << 16) | u64::from(low));
-            }
-            k -= card;
-        }
-        None
+        let (i, k) = dir.locate(k)?;
+        let low = self.container_at(&dir, i).select(k as usize)?;
+        Some((dir.key(i) << 16) | u64::from(low))
     }
 
     /// Iterator over `(key, container)` pairs.

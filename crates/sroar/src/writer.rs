@@ -4,7 +4,7 @@
 use crate::container::bitmap::{self, WORDS};
 use crate::container::{canonical_kind, Container, Kind};
 use crate::format::directory::KEY_LIMIT;
-use crate::format::encode::{head_len_bound, Encoder, Layout};
+use crate::format::encode::{head_len_bound, Encoder, Layout, Plan};
 use crate::format::MAX_LEN;
 use crate::kernels;
 
@@ -107,7 +107,7 @@ impl Writer {
         self.entries.push(Entry { key, card, kind, start });
         // A result that can no longer fit is doomed to a CapacityError: stop keeping
         // its payload, so that memory stays bounded by the limit, not by the inputs.
-        if self.layout.total_len() >= MAX_LEN as u64 {
+        if self.layout.len_lower_bound() >= MAX_LEN as u64 {
             self.arena = Vec::new();
             self.prefix = 0;
         }
@@ -366,16 +366,16 @@ impl Writer {
         self.arena.extend_from_slice(&[s[0], s[1], l[0], l[1]]);
     }
 
-    /// The layout of the result, with its bounds.
-    fn layout(&self) -> Layout {
+    /// Where the result goes, with its bounds.
+    fn plan(&self) -> Plan {
         let mut l = self.layout;
         l.bounds(self.min, self.max);
-        l
+        l.plan()
     }
 
     /// Length of the encoded buffer.
     pub fn encoded_len(&self) -> Result<usize, CapacityError> {
-        self.layout.len()
+        self.plan().len()
     }
 
     /// Writes the encoded buffer into `out`, whose length must be
@@ -384,11 +384,11 @@ impl Writer {
     /// # Panics
     /// If `out.len()` differs from the encoded length.
     pub fn write_into(&self, out: &mut [u8]) -> Result<(), CapacityError> {
-        let layout = self.layout();
-        let len = layout.len()?;
+        let plan = self.plan();
+        let len = plan.len()?;
         assert_eq!(out.len(), len, "sroar: output buffer has the wrong length");
-        let (head, payload) = out.split_at_mut(layout.head_len() as usize);
-        self.write_head(head, &layout, self.payload_len());
+        let (head, payload) = out.split_at_mut(plan.head_len());
+        self.write_head(head, &plan, self.payload_len());
         payload.copy_from_slice(&self.arena[self.prefix..]);
         Ok(())
     }
@@ -396,8 +396,8 @@ impl Writer {
     /// Writes the header and the directory into `out` (exactly `head_len` bytes),
     /// the payloads totalling `payload` bytes: they are copied as one block, or
     /// are in place already.
-    fn write_head(&self, out: &mut [u8], layout: &Layout, payload: usize) {
-        let mut e = Encoder::head_only(out, layout);
+    fn write_head(&self, out: &mut [u8], plan: &Plan, payload: usize) {
+        let mut e = Encoder::head_only(out, plan);
         let ends = self.entries.iter().skip(1).map(|x| x.start as usize).chain([payload]);
         for (x, end) in self.entries.iter().zip(ends) {
             e.container(x.key, x.card, x.kind, end - x.start as usize);
@@ -408,9 +408,9 @@ impl Writer {
     /// [`Writer::with_capacity`] (always, unless more containers were pushed than
     /// announced), this is the writer's own buffer: the payloads are not copied.
     pub fn into_vec(mut self) -> Result<Vec<u8>, CapacityError> {
-        let layout = self.layout();
-        let len = layout.len()?;
-        let head = layout.head_len() as usize;
+        let plan = self.plan();
+        let len = plan.len()?;
+        let head = plan.head_len();
         if head > self.prefix {
             let mut out = vec![0u8; len];
             self.write_into(&mut out)?;
@@ -418,12 +418,15 @@ impl Writer {
         }
         let payload = self.payload_len();
         let mut out = core::mem::take(&mut self.arena);
-        // Fewer containers than announced: close the gap (one move, no allocation).
+        // A directory shorter than the room reserved: close the gap (one move, no
+        // allocation).
         out.copy_within(self.prefix.., head);
         out.truncate(len);
-        self.write_head(&mut out[..head], &layout, payload);
-        // A reservation is a bound; do not keep much more than the result.
-        if out.capacity() > 2 * len {
+        self.write_head(&mut out[..head], &plan, payload);
+        // A reservation is a bound; do not keep much more than the result. A few
+        // spare kilobytes are not worth a reallocation (small results are common,
+        // and their headers are smaller than any bound).
+        if out.capacity() > 2 * len && out.capacity() - len > 4096 {
             out.shrink_to_fit();
         }
         Ok(out)

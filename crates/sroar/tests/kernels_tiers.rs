@@ -8,7 +8,6 @@ mod kernels_common;
 use std::collections::BTreeSet;
 
 use kernels_common::*;
-use proptest::collection::btree_set;
 use proptest::prelude::*;
 use sroar::kernels::bitmap::BitOp;
 use sroar::kernels::dispatch::{Tier, SCALAR};
@@ -309,22 +308,6 @@ fn check_run_array(r: &[(u16, u16)], a: &[u16]) {
     assert_eq!(appended(|o| run::array_run_difference(y, x, o)), outside);
 }
 
-fn check_search(keys: &[u64], targets: &[u64]) {
-    let buf = Buf::u64s(keys);
-    let e = buf.a8();
-    for &t in targets {
-        let want = keys.partition_point(|&k| k < t);
-        for (tier, k) in tiers() {
-            assert_eq!(
-                (k.lower_bound_keys)(e, t),
-                want,
-                "{tier} lower_bound_keys({t})"
-            );
-        }
-        assert_eq!(search::lower_bound_keys(e, t), want);
-    }
-}
-
 proptest! {
     #![proptest_config(config())]
 
@@ -371,25 +354,6 @@ proptest! {
     #[test]
     fn run_array_kernels(r in input_runs(), a in sorted_u16()) {
         check_run_array(&r, &a);
-    }
-
-    #[test]
-    fn search_keys(
-        keys in prop_oneof![
-            btree_set(any::<u64>(), 0..100),
-            btree_set(0u64..5000, 0..3000),
-            btree_set(any::<u64>(), 0..3000),
-            btree_set(prop_oneof![Just(0u64), Just(u64::MAX), Just(1u64 << 63), any::<u64>()], 0..40),
-        ],
-        extra in proptest::collection::vec(any::<u64>(), 0..10),
-    ) {
-        let keys: Vec<u64> = keys.into_iter().collect();
-        let mut targets = extra;
-        targets.extend([0, 1, u64::MAX, 1 << 63, (1 << 63) - 1]);
-        for &k in keys.iter().step_by(keys.len() / 16 + 1) {
-            targets.extend([k, k.wrapping_sub(1), k.wrapping_add(1)]);
-        }
-        check_search(&keys, &targets);
     }
 }
 
@@ -519,7 +483,6 @@ fn arrays_full_and_edges() {
 fn every_offset() {
     let a: Vec<u16> = (0..300).map(|i| i * 5).collect();
     let b: Vec<u16> = (0..400).map(|i| i * 3).collect();
-    let keys: Vec<u64> = (0..200).map(|i| i * 1000).collect();
     let w: Vec<u64> = (0..1024u64)
         .map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15))
         .collect();
@@ -534,7 +497,6 @@ fn every_offset() {
         appended(|o| (SCALAR.array_difference)(Buf::u16s(&b).a2(), Buf::u16s(&a).a2(), o));
     for off in 0..8 {
         let (ba, bb) = (Buf::u16s_at(&a, off), Buf::u16s_at(&b, off + 1));
-        let bk = Buf::u64s_at(&keys, off);
         let (bw, bw2) = (Buf::u64s_at(&w, off), Buf::u64s_at(&w2, 7 - off));
         for (tier, k) in tiers() {
             assert_eq!(
@@ -562,12 +524,6 @@ fn every_offset() {
                 want_rd,
                 "{tier}"
             );
-            for t in [0u64, 999, 1000, 1001, 150_000, 199_000, 199_001] {
-                assert_eq!(
-                    (k.lower_bound_keys)(bk.a8(), t),
-                    keys.partition_point(|&x| x < t)
-                );
-            }
             for op in BitOp::ALL {
                 let mut out = [0u64; 1024];
                 let n = (k.bitmap_op_into)(op, bw.a8(), bw2.a8(), &mut out);

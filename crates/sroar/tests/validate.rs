@@ -7,38 +7,82 @@ use common::{build, model};
 use proptest::prelude::*;
 use sroar::{from_sorted, FormatError, Kind, RoaringView};
 
+/// How a generated container's payload is built (`encode_raw`). The format
+/// stores no kind: it follows from the cardinality and the payload's size.
 const ARRAY: u32 = 1;
 const BITMAP: u32 = 2;
 const RUN: u32 = 3;
 
-/// One raw container: key, declared cardinality, type code and payload.
-type Raw = (u64, u32, u32, Vec<u8>);
+/// One raw container: key, declared cardinality and payload.
+type Raw = (u64, u32, Vec<u8>);
 
-/// Encodes containers verbatim, packed, with the given header fields.
-fn raw(containers: &[Raw], card: u64, min: u64, max: u64) -> Vec<u8> {
-    let n = containers.len();
-    let payload: usize = containers.iter().map(|c| c.3.len()).sum();
-    let total = 40 + 12 * n + payload;
-    let mut b = Vec::with_capacity(total);
-    b.extend_from_slice(b"SR64");
-    b.extend_from_slice(&[1, 0, 0, 0]);
-    b.extend_from_slice(&(n as u32).to_le_bytes());
-    b.extend_from_slice(&(total as u32).to_le_bytes());
-    b.extend_from_slice(&card.to_le_bytes());
-    b.extend_from_slice(&min.to_le_bytes());
-    b.extend_from_slice(&max.to_le_bytes());
-    for (key, c, _, _) in containers {
-        b.extend_from_slice(&((key << 16) | u64::from(c - 1)).to_le_bytes());
-    }
-    let mut off = 40 + 12 * n;
-    for (_, _, t, p) in containers {
-        b.extend_from_slice(&((t << 30) | off as u32).to_le_bytes());
-        off += p.len();
-    }
-    for c in containers {
-        b.extend_from_slice(&c.3);
+fn width(x: u64) -> usize {
+    (64 - x.leading_zeros() as usize).div_ceil(8)
+}
+
+/// A header: magic, version, flags (the cardinality's width in the high half),
+/// widths (max - min's, then min's), and the fields in the fewest bytes.
+fn head(card: u64, n: u64, min: u64, span: u64, flags: u8) -> Vec<u8> {
+    let (cw, mw, sw) = (width(card), width(min), width(span));
+    let mut b = b"SR64\x02".to_vec();
+    b.push((cw as u8) << 4 | flags);
+    b.push((sw as u8) << 4 | mw as u8);
+    for (x, w) in [(card, cw), (n, cw), (min, mw), (span, sw)] {
+        b.extend_from_slice(&x.to_le_bytes()[..w]);
     }
     b
+}
+
+/// Encodes containers verbatim, packed, with the given header fields, as
+/// FORMAT.md (version 2) lays them out; offsets are 4 bytes wide when `wide`
+/// says so, else when they need to be.
+fn raw_with(containers: &[Raw], card: u64, min: u64, max: u64, wide: Option<bool>) -> Vec<u8> {
+    let n = containers.len();
+    let mut offsets = vec![0u64];
+    for c in containers {
+        offsets.push(offsets.last().unwrap() + c.2.len() as u64);
+    }
+    let last = if n > 0 { offsets[n - 1] } else { 0 };
+    let wide = wide.unwrap_or(last / 2 > 0xFFFF);
+    if card == 0 && n == 0 {
+        return head(0, 0, 0, 0, 0)[..7].to_vec();
+    }
+    let mut b = head(card, n as u64, min, max.wrapping_sub(min), u8::from(wide));
+    let key0 = min >> 16;
+    let kw = width(((max >> 16).wrapping_sub(key0)) & ((1 << 48) - 1));
+    for c in containers {
+        b.extend_from_slice(&c.0.wrapping_sub(key0).to_le_bytes()[..kw]);
+    }
+    for c in containers {
+        b.extend_from_slice(&((c.1 - 1) as u16).to_le_bytes());
+    }
+    let ow = if wide { 4 } else { 2 };
+    for &o in &offsets[1..n.max(1)] {
+        b.extend_from_slice(&(o / 2).to_le_bytes()[..ow]);
+    }
+    let cw = width(card).max(1);
+    let mut sum = 0u64;
+    for (i, c) in containers.iter().enumerate() {
+        if i > 0 && i % 64 == 0 {
+            b.extend_from_slice(&sum.to_le_bytes()[..cw]);
+        }
+        sum += u64::from(c.1);
+    }
+    for c in containers {
+        b.extend_from_slice(&c.2);
+    }
+    b
+}
+
+fn raw(containers: &[Raw], card: u64, min: u64, max: u64) -> Vec<u8> {
+    raw_with(containers, card, min, max, None)
+}
+
+/// Where the payload of a one-container buffer starts: after the header and the
+/// directory's one key (no bytes unless max's key differs from min's) and one
+/// cardinality (the first offset is 0, not stored).
+fn payload_of_one(card: u64, min: u64, max: u64) -> usize {
+    head(card, 1, min, max - min, 0).len() + width((max >> 16) - (min >> 16)) + 2
 }
 
 fn lows(v: &[u16]) -> Vec<u8> {
@@ -71,12 +115,7 @@ fn err(bytes: &[u8]) -> FormatError {
 
 /// A valid two-container buffer: {1, 3} and {2^16 + 7}.
 fn sample() -> Vec<u8> {
-    let b = raw(
-        &[(0, 2, ARRAY, lows(&[1, 3])), (1, 1, ARRAY, lows(&[7]))],
-        3,
-        1,
-        65543,
-    );
+    let b = raw(&[(0, 2, lows(&[1, 3])), (1, 1, lows(&[7]))], 3, 1, 65543);
     assert_eq!(b, from_sorted(&[1, 3, 65543]).unwrap());
     b
 }
@@ -89,88 +128,155 @@ fn raw_helper_matches_writer() {
     RoaringView::from_bytes(&e).unwrap();
 }
 
+/// Where the header of `sample()` puts its fields: 7 fixed bytes, then the
+/// cardinality (1 byte), n (1), min (1) and max - min (3).
+const CARD_AT: usize = 7;
+const MIN_AT: usize = 9;
+const SPAN_AT: usize = 10;
+/// `sample()`'s directory: keys (1 byte each), cardinalities, one offset.
+const KEYS_AT: usize = 13;
+const OFFSETS_AT: usize = KEYS_AT + 2 + 4;
+
 #[test]
 fn header_errors() {
     assert_eq!(err(&[]), FormatError::TooShort { len: 0 });
-    assert_eq!(err(&sample()[..39]), FormatError::TooShort { len: 39 });
+    assert_eq!(err(&sample()[..5]), FormatError::TooShort { len: 5 });
+    assert_eq!(
+        err(&sample()[..CARD_AT]),
+        FormatError::TooShort { len: CARD_AT }
+    );
     let mut b = sample();
     b[0] = b'X';
     assert_eq!(err(&b), FormatError::BadMagic);
     let mut b = sample();
-    b[4] = 2;
-    assert_eq!(err(&b), FormatError::UnsupportedVersion(2));
+    b[4] = 1;
+    assert_eq!(err(&b), FormatError::UnsupportedVersion(1));
+    assert!(err(&b).to_string().contains("format version 1"));
     let mut b = sample();
-    b[5] = 1;
-    assert_eq!(err(&b), FormatError::NonZeroFlags(1));
+    b[4] = 3;
+    assert_eq!(err(&b), FormatError::UnsupportedVersion(3));
     let mut b = sample();
-    b[7] = 1;
-    assert_eq!(err(&b), FormatError::NonZeroReserved);
+    b[5] |= 2;
+    assert_eq!(err(&b), FormatError::BadFlags(0x12));
+    // Wide offsets where narrow ones hold them, and the empty set with a flag.
+    assert_eq!(
+        err(&raw_with(
+            &[(0, 2, lows(&[1, 3])), (1, 1, lows(&[7]))],
+            3,
+            1,
+            65543,
+            Some(true)
+        )),
+        FormatError::OffsetWidth { wide: true }
+    );
+    assert_eq!(err(b"SR64\x02\x01\x00"), FormatError::BadFlags(1));
+    // A field wider than its value needs: min 1 in two bytes; a width over 8.
+    let b = sample();
+    let mut wide_min = [&b[..MIN_AT], &[1, 0], &b[MIN_AT + 1..]].concat();
+    wide_min[6] += 1;
+    assert_eq!(err(&wide_min), FormatError::HeaderWidths);
+    let mut nine = b.clone();
+    nine[6] = 0x39;
+    nine.extend([0; 16]);
+    assert_eq!(err(&nine), FormatError::HeaderWidths);
+    // A span that takes max past u64::MAX, no containers in a non-empty set, more
+    // containers than values.
+    let mut b = head(1, 1, u64::MAX, 1, 0);
+    b.extend_from_slice(&[0; 8]);
+    assert_eq!(err(&b), FormatError::HeaderCounts);
+    let mut b = head(1, 0, 0, 0, 0);
+    b.extend_from_slice(&[0; 8]);
+    assert_eq!(err(&b), FormatError::HeaderCounts);
+    let mut b = head(1, 2, 0, 0, 0);
+    b.extend_from_slice(&[0; 8]);
+    assert_eq!(err(&b), FormatError::HeaderCounts);
 }
 
 #[test]
 fn length_errors() {
     let b = sample();
     let len = b.len();
+    // The last payload is what is left of the buffer: one byte less or two more
+    // make it something else, which the checks reject.
     assert!(matches!(
         err(&b[..len - 1]),
-        FormatError::LengthMismatch { actual, .. } if actual == len - 1
+        FormatError::BadRunPayloadSize { index: 1, size: 1 }
     ));
     let mut longer = b.clone();
-    longer.push(0);
-    assert!(matches!(err(&longer), FormatError::LengthMismatch { .. }));
-    // total_len patched to the real length, but two bytes trail the last array.
-    let mut trailing = b.clone();
-    trailing.extend_from_slice(&[0, 0]);
-    trailing[12..16].copy_from_slice(&((len + 2) as u32).to_le_bytes());
-    assert_eq!(
-        err(&trailing),
-        FormatError::TrailingBytes {
-            end: len as u64,
-            len: len + 2
+    longer.extend_from_slice(&[0, 0]);
+    assert!(matches!(
+        err(&longer),
+        FormatError::NonCanonicalKind {
+            index: 1,
+            found: Kind::Run,
+            expected: Kind::Array
         }
+    ));
+    // Bytes after the empty set's header.
+    assert_eq!(
+        err(b"SR64\x02\x00\x00\x00"),
+        FormatError::TrailingBytes { end: 7, len: 8 }
     );
     // A directory of 2^32 - 1 containers does not fit.
-    let mut dir = b.clone();
-    dir[8..12].copy_from_slice(&u32::MAX.to_le_bytes());
-    assert!(matches!(err(&dir), FormatError::DirectoryOverflow { .. }));
-    // Truncating the last payload but fixing total_len.
-    let mut cut = b[..len - 2].to_vec();
-    cut[12..16].copy_from_slice(&((len - 2) as u32).to_le_bytes());
+    let mut big = head(u64::from(u32::MAX), u64::from(u32::MAX), 0, 0, 0);
+    big.extend_from_slice(&[0; 64]);
+    assert!(matches!(err(&big), FormatError::DirectoryOverflow { .. }));
+    // The directory alone runs past the end.
     assert!(matches!(
-        err(&cut),
-        FormatError::PayloadOutOfBounds { index: 1, .. }
+        err(&b[..OFFSETS_AT]),
+        FormatError::DirectoryOverflow { n: 2, .. }
     ));
 }
 
 #[test]
 fn directory_errors() {
+    // Keys relative to min's: 5 then 3, and 5 twice.
     let b = raw(
-        &[(5, 1, ARRAY, lows(&[1])), (3, 1, ARRAY, lows(&[1]))],
+        &[(5, 1, lows(&[1])), (3, 1, lows(&[1]))],
+        2,
+        (3 << 16) | 1,
+        (5 << 16) | 1,
+    );
+    assert_eq!(err(&b), FormatError::KeysNotIncreasing { index: 1 });
+    let b = raw(
+        &[(5, 1, lows(&[1])), (5, 1, lows(&[2]))],
         2,
         (5 << 16) | 1,
-        (3 << 16) | 1,
-    );
-    assert_eq!(err(&b), FormatError::KeysNotIncreasing { index: 1 });
-    let b = raw(
-        &[(5, 1, ARRAY, lows(&[1])), (5, 1, ARRAY, lows(&[2]))],
-        2,
-        0,
-        0,
+        (5 << 16) | 2,
     );
     assert_eq!(err(&b), FormatError::KeysNotIncreasing { index: 1 });
 
+    // Container 1's offset moves back to 0, or past the end.
     let mut b = sample();
-    b[40 + 16 + 4 + 3] &= 0x3F; // type of container 1 := 0
-    assert_eq!(err(&b), FormatError::BadContainerType { index: 1 });
+    b[OFFSETS_AT] = 0;
+    assert_eq!(err(&b), FormatError::OffsetsNotIncreasing { index: 1 });
+    let mut b = sample();
+    b[OFFSETS_AT] = 200;
+    assert_eq!(err(&b), FormatError::OffsetsNotIncreasing { index: 1 });
+    // Container 1's offset moves by 2: container 0 becomes 6 bytes, one more
+    // value than it says, and container 1 ends up empty.
+    let mut b = sample();
+    b[OFFSETS_AT] += 1;
+    assert!(RoaringView::from_bytes(&b).is_err());
 
-    let mut b = sample();
-    b[40 + 16 + 4] += 2; // offset of container 1 moves by 2
+    // The count before block 1 of 130 one-value containers.
+    let containers: Vec<Raw> = (0..130).map(|k| (k, 1, lows(&[5]))).collect();
+    let good = raw(&containers, 130, 5, (129 << 16) | 5);
+    assert_eq!(
+        good,
+        from_sorted(&(0..130).map(|k| k << 16 | 5).collect::<Vec<_>>()).unwrap()
+    );
+    // Two counts of 1 byte, before 130 payloads of 2 bytes.
+    let counts_at = good.len() - 2 * 130 - 2;
+    assert_eq!(&good[counts_at..counts_at + 2], &[64, 128]);
+    let mut b = good.clone();
+    b[counts_at + 1] = 127;
     assert_eq!(
         err(&b),
-        FormatError::BadOffset {
-            index: 1,
-            expected: 40 + 24 + 4,
-            found: 40 + 24 + 4 + 2
+        FormatError::CountMismatch {
+            block: 2,
+            stored: 127,
+            actual: 128
         }
     );
 }
@@ -178,20 +284,20 @@ fn directory_errors() {
 #[test]
 fn payload_errors() {
     // Array not strictly increasing (duplicate and descending).
-    let b = raw(&[(0, 2, ARRAY, lows(&[3, 2]))], 2, 2, 3);
+    let b = raw(&[(0, 2, lows(&[3, 2]))], 2, 2, 3);
     assert_eq!(
         err(&b),
         FormatError::ArrayNotIncreasing {
             index: 0,
-            offset: 40 + 12 + 2
+            offset: payload_of_one(2, 2, 3) + 2
         }
     );
-    let b = raw(&[(0, 2, ARRAY, lows(&[3, 3]))], 2, 3, 3);
+    let b = raw(&[(0, 2, lows(&[3, 3]))], 2, 3, 3);
     assert!(matches!(err(&b), FormatError::ArrayNotIncreasing { .. }));
 
     // Bitmap whose popcount differs from the directory.
     let many: Vec<u16> = (0..5000).map(|x| x * 2).collect();
-    let b = raw(&[(0, 4999, BITMAP, bitmap(&many))], 4999, 0, 9998);
+    let b = raw(&[(0, 4999, bitmap(&many))], 4999, 0, 9998);
     assert_eq!(
         err(&b),
         FormatError::CardinalityMismatch {
@@ -201,54 +307,51 @@ fn payload_errors() {
         }
     );
     // Run sum differs from the directory.
-    let b = raw(&[(0, 9, RUN, runs(&[(0, 9)]))], 9, 0, 9);
+    let b = raw(&[(0, 9, runs(&[(0, 9)]))], 9, 0, 9);
     assert!(matches!(err(&b), FormatError::CardinalityMismatch { .. }));
 
     // Runs: adjacent, overlapping, unsorted, overflowing, bad size.
-    let b = raw(&[(0, 30, RUN, runs(&[(0, 9), (10, 19)]))], 30, 0, 29);
+    let b = raw(&[(0, 30, runs(&[(0, 9), (10, 19)]))], 30, 0, 29);
     assert_eq!(
         err(&b),
         FormatError::RunsNotSeparated {
             index: 0,
-            offset: 40 + 12 + 4
+            offset: payload_of_one(30, 0, 29) + 4
         }
     );
-    let b = raw(&[(0, 30, RUN, runs(&[(0, 9), (5, 19)]))], 30, 0, 24);
+    let b = raw(&[(0, 30, runs(&[(0, 9), (5, 19)]))], 30, 0, 24);
     assert!(matches!(err(&b), FormatError::RunsNotSeparated { .. }));
-    let b = raw(&[(0, 30, RUN, runs(&[(100, 9), (0, 19)]))], 30, 0, 109);
+    let b = raw(&[(0, 30, runs(&[(100, 9), (0, 19)]))], 30, 0, 109);
     assert!(matches!(err(&b), FormatError::RunsNotSeparated { .. }));
-    let b = raw(&[(0, 10, RUN, runs(&[(65530, 9)]))], 10, 65530, 65539);
+    let b = raw(&[(0, 10, runs(&[(65530, 9)]))], 10, 65530, 65539);
     assert_eq!(
         err(&b),
         FormatError::RunOverflow {
             index: 0,
-            offset: 52
+            offset: payload_of_one(10, 65530, 65539)
         }
     );
     let mut p = runs(&[(0, 9)]);
     p.extend_from_slice(&[0, 0]);
-    let b = raw(&[(0, 10, RUN, p)], 10, 0, 9);
+    let b = raw(&[(0, 10, p)], 10, 0, 9);
     assert_eq!(
         err(&b),
         FormatError::BadRunPayloadSize { index: 0, size: 6 }
     );
-    // An empty run container in the middle (size 0).
+    // An empty payload in the middle: container 1 starts where 0 does.
     let b = raw(
-        &[(0, 1, RUN, Vec::new()), (1, 10, RUN, runs(&[(0, 9)]))],
+        &[(0, 1, Vec::new()), (1, 10, runs(&[(0, 9)]))],
         11,
         0,
         65545,
     );
-    assert_eq!(
-        err(&b),
-        FormatError::BadRunPayloadSize { index: 0, size: 0 }
-    );
+    assert_eq!(err(&b), FormatError::OffsetsNotIncreasing { index: 1 });
 }
 
 #[test]
 fn non_canonical_kinds() {
     // An array that should be a run: 4 values in 1 run (4 < 8).
-    let b = raw(&[(0, 4, ARRAY, lows(&[1, 2, 3, 4]))], 4, 1, 4);
+    let b = raw(&[(0, 4, lows(&[1, 2, 3, 4]))], 4, 1, 4);
     assert_eq!(
         err(&b),
         FormatError::NonCanonicalKind {
@@ -259,7 +362,7 @@ fn non_canonical_kinds() {
     );
     // A run that should be an array: {1, 3} (8 bytes as runs, 4 as array), and the
     // tie {1, 2} (4 bytes either way) goes to array.
-    let b = raw(&[(0, 2, RUN, runs(&[(1, 0), (3, 0)]))], 2, 1, 3);
+    let b = raw(&[(0, 2, runs(&[(1, 0), (3, 0)]))], 2, 1, 3);
     assert!(matches!(
         err(&b),
         FormatError::NonCanonicalKind {
@@ -267,32 +370,35 @@ fn non_canonical_kinds() {
             ..
         }
     ));
-    let b = raw(&[(0, 2, RUN, runs(&[(1, 1)]))], 2, 1, 2);
-    assert!(matches!(err(&b), FormatError::NonCanonicalKind { .. }));
-    // A bitmap with cardinality <= 4096.
-    let few: Vec<u16> = (0..4096).map(|x| x * 3).collect();
-    let b = raw(&[(0, 4096, BITMAP, bitmap(&few))], 4096, 0, 4095 * 3);
+    // The tie: a run payload the size of the array reads as the array [1, 1].
+    let b = raw(&[(0, 2, runs(&[(1, 1)]))], 2, 1, 2);
     assert_eq!(
         err(&b),
-        FormatError::NonCanonicalKind {
+        FormatError::ArrayNotIncreasing {
             index: 0,
-            found: Kind::Bitmap,
-            expected: Kind::Array
+            offset: payload_of_one(2, 1, 2) + 2
         }
     );
-    // An array cannot hold 4097 values.
-    let many: Vec<u16> = (0..4097).map(|x| x * 3).collect();
-    let b = raw(&[(0, 4097, ARRAY, lows(&many))], 4097, 0, 4096 * 3);
+    // A bitmap of 4096 values is the size of their array, so it reads as one.
+    let few: Vec<u16> = (0..4096).map(|x| x * 3).collect();
+    let b = raw(&[(0, 4096, bitmap(&few))], 4096, 0, 4095 * 3);
     assert!(matches!(
         err(&b),
-        FormatError::NonCanonicalKind {
-            expected: Kind::Bitmap,
-            ..
-        }
+        FormatError::ArrayNotIncreasing { index: 0, .. }
     ));
+    // An array cannot hold 4097 values: 8194 bytes read as runs.
+    let many: Vec<u16> = (0..4097).map(|x| x * 3).collect();
+    let b = raw(&[(0, 4097, lows(&many))], 4097, 0, 4096 * 3);
+    assert_eq!(
+        err(&b),
+        FormatError::BadRunPayloadSize {
+            index: 0,
+            size: 8194
+        }
+    );
     // A full container as a bitmap instead of one run.
     let all: Vec<u16> = (0..=u16::MAX).collect();
-    let b = raw(&[(0, 65536, BITMAP, bitmap(&all))], 65536, 0, 65535);
+    let b = raw(&[(0, 65536, bitmap(&all))], 65536, 0, 65535);
     assert!(matches!(
         err(&b),
         FormatError::NonCanonicalKind {
@@ -325,7 +431,7 @@ fn long_payloads() {
         }
         assert_eq!(vals.len(), 100);
         let b = raw(
-            &[(0, 100, ARRAY, lows(&vals))],
+            &[(0, 100, lows(&vals))],
             100,
             7,
             u64::from(*vals.last().unwrap()),
@@ -348,12 +454,12 @@ fn long_payloads() {
     for p in 1..evens.len() {
         let mut v = evens.clone();
         v[p] = v[p - 1];
-        let b = at_odd(&raw(&[(0, 200, ARRAY, lows(&v))], 200, 1, 399));
+        let b = at_odd(&raw(&[(0, 200, lows(&v))], 200, 1, 399));
         assert_eq!(
             RoaringView::from_bytes(&b[1..]).map(|v| v.len()),
             Err(FormatError::ArrayNotIncreasing {
                 index: 0,
-                offset: 52 + 2 * p
+                offset: payload_of_one(200, 1, 399) + 2 * p
             })
         );
     }
@@ -365,12 +471,12 @@ fn long_payloads() {
     let mut with_zero = vec![0u16];
     with_zero.extend(&crossing);
     let max = u64::from(*crossing.last().unwrap());
-    let b = raw(&[(0, 6142, BITMAP, bitmap(&with_zero))], 6142, 0, max);
+    let b = raw(&[(0, 6142, bitmap(&with_zero))], 6142, 0, max);
     assert_eq!(
         RoaringView::from_bytes(&at_odd(&b)[1..]).map(|v| v.len()),
         Ok(6142)
     );
-    let b = raw(&[(0, 6141, BITMAP, bitmap(&crossing))], 6141, 30, max);
+    let b = raw(&[(0, 6141, bitmap(&crossing))], 6141, 30, max);
     assert_eq!(
         RoaringView::from_bytes(&at_odd(&b)[1..]).map(|v| v.len()),
         Err(FormatError::NonCanonicalKind {
@@ -384,7 +490,7 @@ fn long_payloads() {
 #[test]
 fn header_field_errors() {
     let mut b = sample();
-    b[16] = 4;
+    b[CARD_AT] = 4;
     assert_eq!(
         err(&b),
         FormatError::CardinalityHeader {
@@ -393,50 +499,42 @@ fn header_field_errors() {
         }
     );
     let mut b = sample();
-    b[24] = 0;
+    b[MIN_AT] = 2;
     assert_eq!(
         err(&b),
         FormatError::MinHeader {
-            header: 0,
+            header: 2,
             actual: 1
         }
     );
+    // max - min = 65542 = 0x06 0x00 0x01; one less.
     let mut b = sample();
-    b[32] = 0;
-    assert!(matches!(
+    assert_eq!(b[SPAN_AT..SPAN_AT + 3], [0x06, 0x00, 0x01]);
+    b[SPAN_AT] = 0x05;
+    assert_eq!(
         err(&b),
-        FormatError::MaxHeader { actual: 65543, .. }
-    ));
-    // The empty set: all header fields must be 0.
-    assert!(matches!(
-        err(&raw(&[], 1, 0, 0)),
-        FormatError::CardinalityHeader { .. }
-    ));
-    assert!(matches!(
-        err(&raw(&[], 0, 5, 0)),
-        FormatError::MinHeader { .. }
-    ));
-    assert!(matches!(
-        err(&raw(&[], 0, 0, 5)),
-        FormatError::MaxHeader { .. }
-    ));
+        FormatError::MaxHeader {
+            header: 65542,
+            actual: 65543
+        }
+    );
+    assert_eq!(b[KEYS_AT..KEYS_AT + 2], [0, 1]);
 }
 
 #[derive(Clone, Debug)]
 enum Mutation {
     Flip { at: usize, xor: u8 },
     Set { at: usize, byte: u8 },
-    Truncate { keep: usize, fix_len: bool },
-    Extend { bytes: Vec<u8>, fix_len: bool },
+    Truncate { keep: usize },
+    Extend { bytes: Vec<u8> },
 }
 
 fn mutation() -> impl Strategy<Value = Mutation> {
     prop_oneof![
         4 => (any::<usize>(), 1..=255u8).prop_map(|(at, xor)| Mutation::Flip { at, xor }),
         2 => (any::<usize>(), any::<u8>()).prop_map(|(at, byte)| Mutation::Set { at, byte }),
-        1 => (any::<usize>(), any::<bool>()).prop_map(|(keep, fix_len)| Mutation::Truncate { keep, fix_len }),
-        1 => (prop::collection::vec(any::<u8>(), 1..20), any::<bool>())
-            .prop_map(|(bytes, fix_len)| Mutation::Extend { bytes, fix_len }),
+        1 => any::<usize>().prop_map(|keep| Mutation::Truncate { keep }),
+        1 => prop::collection::vec(any::<u8>(), 1..20).prop_map(|bytes| Mutation::Extend { bytes }),
     ]
 }
 
@@ -454,20 +552,8 @@ fn apply(b: &mut Vec<u8>, m: &Mutation) {
                 b[i] = *byte;
             }
         }
-        Mutation::Truncate { keep, fix_len } => {
-            b.truncate(keep % (b.len() + 1));
-            if *fix_len && b.len() >= 16 {
-                let l = b.len() as u32;
-                b[12..16].copy_from_slice(&l.to_le_bytes());
-            }
-        }
-        Mutation::Extend { bytes, fix_len } => {
-            b.extend_from_slice(bytes);
-            if *fix_len && b.len() >= 16 {
-                let l = b.len() as u32;
-                b[12..16].copy_from_slice(&l.to_le_bytes());
-            }
-        }
+        Mutation::Truncate { keep } => b.truncate(keep % (b.len() + 1)),
+        Mutation::Extend { bytes } => b.extend_from_slice(bytes),
     }
 }
 
@@ -499,17 +585,14 @@ proptest! {
     #[test]
     fn random_bytes_never_panic(tail in prop::collection::vec(any::<u8>(), 0..200), n in 0..4u32) {
         // A plausible header followed by random bytes.
-        let mut b = b"SR64\x01\0\0\0".to_vec();
-        b.extend_from_slice(&n.to_le_bytes());
-        b.extend_from_slice(&((40 + tail.len()) as u32).to_le_bytes());
-        b.extend_from_slice(&[0u8; 24]);
+        let mut b = head(u64::from(n) * 3, u64::from(n), u64::from(n) << 16, u64::from(n) << 20, 0);
         b.extend_from_slice(&tail);
         check_consistent(&b);
         check_consistent(&tail);
     }
 }
 
-/// A container as raw material: type code, lows, and whether to keep the lows
+/// A container as raw material: how to build its payload, lows, and whether to keep the lows
 /// sorted (arrays) or pair them up as runs.
 fn raw_container() -> impl Strategy<Value = (u64, u32, Vec<u16>, bool, i8)> {
     (
@@ -560,7 +643,7 @@ fn encode_raw(
         ),
     };
     let card = (values.len() as i64 + i64::from(card_err)).clamp(1, 65536) as u32;
-    ((key, card, code, payload), values)
+    ((key, card, payload), values)
 }
 
 proptest! {

@@ -4,9 +4,9 @@
 use sroar_pg_client_tests::connect;
 
 #[test]
-fn version_reports_format_1() {
+fn version_reports_format_2() {
     let mut client = connect();
     let row = client.query_one("SELECT sroar_version()", &[]).unwrap();
     let v: String = row.get(0);
-    assert!(v.contains("format version 1"), "{v}");
+    assert!(v.contains("format version 2"), "{v}");
 }

@@ -291,7 +291,7 @@ fn unbounded_multirange_is_54000() {
 
 /// Text output of a set whose text is over 1 GB is refused with 54000, not an
 /// internal allocation failure: 1.2 * 10^8 values of 10 digits and commas in the
-/// array form, or the hex form of a 600 MB value.
+/// array form, or the hex form of a 560 MB value (4 * 10^7 full containers).
 #[test]
 fn text_output_over_1gb_is_54000() {
     let mut c = connect();
@@ -306,7 +306,7 @@ fn text_output_over_1gb_is_54000() {
     expect_code(
         &mut c,
         "54000",
-        "SELECT length(rb_from_range(0, 2473901162496)::text)",
+        "SELECT length(rb_from_range(0, 2621440000000)::text)",
         &[],
         "hex text output",
     );
@@ -326,12 +326,12 @@ const ARRAY: u8 = 1;
 const BITMAP: u8 = 2;
 const RUN: u8 = 3;
 
-/// One container as stored: its 48-bit key, its cardinality, its kind, its payload.
+/// One container as stored: its 48-bit key, its cardinality and its payload (the
+/// format stores no kind: it follows from cardinality and size).
 #[derive(Clone, Debug)]
 struct Stored {
     key: u64,
     card: u64,
-    kind: u8,
     payload: Vec<u8>,
 }
 
@@ -380,43 +380,65 @@ fn container(key: u64, lows: &[u16], kind: u8) -> Stored {
     Stored {
         key,
         card: lows.len() as u64,
-        kind,
         payload,
     }
 }
 
-/// Header fields, normally derived from the containers.
+/// Header fields, normally derived from the containers (FORMAT.md, version 2).
 struct Header {
     magic: [u8; 4],
     version: u8,
-    flags: u8,
-    reserved: u16,
+    /// The flags byte; `None` for the canonical one (bit 0: 4-byte offsets).
+    flags: Option<u8>,
     card: u64,
     min: u64,
     max: u64,
 }
 
-/// The buffer of these containers under this header: directory and packed payloads.
+fn width(x: u64) -> usize {
+    (64 - x.leading_zeros() as usize).div_ceil(8)
+}
+
+/// The buffer of these containers under this header: header, directory (keys,
+/// cardinalities, halved offsets, counts before each block of 64) and packed
+/// payloads.
 fn assemble(cs: &[Stored], h: &Header) -> Vec<u8> {
     let n = cs.len();
+    let mut offsets = vec![0u64];
+    for c in cs {
+        offsets.push(offsets.last().unwrap() + c.payload.len() as u64);
+    }
+    let wide = n > 1 && offsets[n - 1] / 2 > 0xffff;
+    let span = h.max.wrapping_sub(h.min);
+    let (cw, mw, sw) = (width(h.card), width(h.min), width(span));
     let mut out = Vec::new();
     out.extend_from_slice(&h.magic);
     out.push(h.version);
-    out.push(h.flags);
-    out.extend_from_slice(&h.reserved.to_le_bytes());
-    out.extend_from_slice(&(n as u32).to_le_bytes());
-    let total = 40 + 12 * n + cs.iter().map(|c| c.payload.len()).sum::<usize>();
-    out.extend_from_slice(&(total as u32).to_le_bytes());
-    out.extend_from_slice(&h.card.to_le_bytes());
-    out.extend_from_slice(&h.min.to_le_bytes());
-    out.extend_from_slice(&h.max.to_le_bytes());
-    for c in cs {
-        out.extend_from_slice(&((c.key << 16) | (c.card.wrapping_sub(1) & 0xffff)).to_le_bytes());
+    out.push((cw as u8) << 4 | h.flags.unwrap_or(u8::from(wide)));
+    out.push((sw as u8) << 4 | mw as u8);
+    if h.card == 0 && n == 0 {
+        return out;
     }
-    let mut offset = 40 + 12 * n;
+    for (x, w) in [(h.card, cw), (n as u64, cw), (h.min, mw), (span, sw)] {
+        out.extend_from_slice(&x.to_le_bytes()[..w]);
+    }
+    let key0 = h.min >> 16;
+    let kw = width((h.max >> 16).wrapping_sub(key0) & ((1 << 48) - 1));
     for c in cs {
-        out.extend_from_slice(&((u32::from(c.kind) << 30) | offset as u32).to_le_bytes());
-        offset += c.payload.len();
+        out.extend_from_slice(&c.key.wrapping_sub(key0).to_le_bytes()[..kw]);
+    }
+    for c in cs {
+        out.extend_from_slice(&(c.card.wrapping_sub(1) as u16).to_le_bytes());
+    }
+    for &o in &offsets[1..n.max(1)] {
+        out.extend_from_slice(&(o / 2).to_le_bytes()[..if wide { 4 } else { 2 }]);
+    }
+    let mut sum = 0;
+    for (i, c) in cs.iter().enumerate() {
+        if i > 0 && i % 64 == 0 {
+            out.extend_from_slice(&u64::to_le_bytes(sum)[..width(h.card).max(1)]);
+        }
+        sum += c.card;
     }
     for c in cs {
         out.extend_from_slice(&c.payload);
@@ -428,13 +450,19 @@ fn assemble(cs: &[Stored], h: &Header) -> Vec<u8> {
 fn header_of(values: &[u64]) -> Header {
     Header {
         magic: *b"SR64",
-        version: 1,
-        flags: 0,
-        reserved: 0,
+        version: 2,
+        flags: None,
         card: values.len() as u64,
         min: values.first().copied().unwrap_or(0),
         max: values.last().copied().unwrap_or(0),
     }
+}
+
+/// Bytes of the header of a valid buffer: 7 fixed ones (magic, version, flags
+/// with the cardinality's width, the widths of min and max - min), then the
+/// cardinality, the container count, min and max - min.
+fn header_len(b: &[u8]) -> usize {
+    7 + 2 * usize::from(b[5] >> 4) + usize::from(b[6] & 15) + usize::from(b[6] >> 4)
 }
 
 /// The stored u64 of an int8 value.
@@ -475,6 +503,14 @@ fn expect_invalid(c: &mut Client, bytes: &[u8], what: &str) {
         what,
     );
     expect_code(c, "22P03", "SELECT $1::roaring64", &[&Raw(v.clone())], what);
+}
+
+/// Refused with 22P03, or accepted as the canonical encoding of the set they hold.
+fn invalid_or_canonical(c: &mut Client, bytes: &[u8], what: &str) {
+    match c.query_one("SELECT $1::bytea::roaring64", &[&bytes.to_vec()]) {
+        Ok(_) => accepted_is_canonical(c, bytes, what),
+        Err(e) => assert_eq!(sqlstate(&e).as_deref(), Some("22P03"), "{what}: {e}"),
+    }
 }
 
 /// Bytes that were accepted must be the canonical encoding of the set they hold.
@@ -577,28 +613,57 @@ fn wrong_header_fields_are_22p03() {
         }
         for (at, v, what) in [
             (4, 0u8, "version 0"),
-            (4, 2, "version 2"),
-            (5, 1, "flags 1"),
-            (6, 1, "reserved"),
-            (7, 0x80, "reserved"),
+            (4, 1, "version 1"),
+            (4, 3, "version 3"),
+            (5, good[5] ^ 1, "offset width flag"),
+            (5, 2, "flags 2"),
+            (5, 0x80, "flags 0x80"),
         ] {
             let mut b = good.clone();
             b[at] = v;
             cases.push((what.to_owned(), b));
         }
-        // Flipping any bit of the header (magic, version, flags, n, total_len,
-        // cardinality, min, max) makes it disagree with the rest.
-        for i in 0..40 {
+        // Flipping any bit of the header (magic, version, flags, widths, the
+        // cardinality, the container count, min and max - min) makes it disagree
+        // with the rest; but keys are stored relative to min's, so a change to
+        // min above its low 16 bits moves the whole set, to another valid set.
+        let min_at = 7 + 2 * usize::from(good[5] >> 4);
+        let moves = min_at + 2..min_at + usize::from(good[6] & 15);
+        let mut moved = Vec::new();
+        for i in 0..header_len(&good) {
             for mask in [0x01u8, 0x80, 0xff] {
                 let mut b = good.clone();
                 b[i] ^= mask;
-                cases.push((format!("header byte {i} ^ {mask:#x}"), b));
+                if good[5] >> 4 != 0 && moves.contains(&i) {
+                    moved.push(b);
+                } else {
+                    cases.push((format!("header byte {i} ^ {mask:#x}"), b));
+                }
             }
         }
         for (what, b) in cases {
             expect_invalid(&mut c, &b, &format!("{name}: {what}"));
         }
+        for b in moved {
+            invalid_or_canonical(&mut c, &b, &format!("{name}: moved by min"));
+        }
     }
+}
+
+#[test]
+fn other_format_versions_name_their_version() {
+    let mut c = connect();
+    let mut v1 = native(&mut c, "{1,2,3}");
+    v1[4] = 1;
+    let e = c
+        .query_one("SELECT $1::bytea::roaring64", &[&v1])
+        .expect_err("a version 1 value is refused");
+    assert_eq!(sqlstate(&e).as_deref(), Some("22P03"));
+    let msg = e
+        .as_db_error()
+        .map(|d| d.message().to_owned())
+        .unwrap_or_default();
+    assert!(msg.contains("format version 1"), "{msg}");
 }
 
 /// Flipped bytes past the header: refused with 22P03, or (where the change happens
@@ -610,10 +675,11 @@ fn flipped_bytes_are_22p03_or_canonical() {
     let mut accepted = 0;
     let mut refused = 0;
     for (name, good) in good_values(&mut c) {
+        let head = header_len(&good);
         let positions: Vec<usize> = if good.len() <= 300 {
-            (40..good.len()).collect()
+            (head..good.len()).collect()
         } else {
-            (40..good.len())
+            (head..good.len())
                 .step_by(61)
                 .chain([good.len() - 1])
                 .collect()
@@ -725,9 +791,6 @@ fn non_canonical_buffers_are_22p03() {
     let mut empty = container(k, &[], ARRAY);
     empty.card = 0;
     cases.push(("empty container", assemble(&[empty], &header_of(&[]))));
-    let mut kind0 = container(k, &[3, 8], ARRAY);
-    kind0.kind = 0;
-    cases.push(("kind 0", assemble(&[kind0], &header_of(&vals(&[3, 8])))));
     // Keys: out of order, duplicated.
     let a = container(k + 5, &[1, 9], ARRAY);
     let b = container(k, &[1, 9], ARRAY);
@@ -742,44 +805,43 @@ fn non_canonical_buffers_are_22p03() {
         "duplicate keys",
         assemble(&[b.clone(), b], &header_of(&values)),
     ));
-    // The empty set with a non-zero min, max or cardinality.
-    for (what, h) in [
-        (
-            "empty with min",
-            Header {
-                min: 1,
-                ..header_of(&[])
-            },
-        ),
-        (
-            "empty with max",
-            Header {
-                max: 1,
-                ..header_of(&[])
-            },
-        ),
-        (
-            "empty with cardinality",
-            Header {
+    // The empty set with a cardinality, a flag, or bytes after it.
+    cases.push((
+        "empty with cardinality",
+        assemble(
+            &[],
+            &Header {
                 card: 1,
                 ..header_of(&[])
             },
         ),
-    ] {
-        cases.push((what, assemble(&[], &h)));
-    }
-    // A gap between payloads (offsets not packed).
+    ));
+    cases.push(("empty with a flag", b"SR64\x02\x01\x00".to_vec()));
+    cases.push(("empty and a byte", b"SR64\x02\x00\x00\x00".to_vec()));
+    // A gap between payloads: container 0 is 2 bytes longer than its values.
+    let vals3 = [1u64, 9, 70000];
+    let mut cs: Vec<Stored> = vec![
+        container(u(1) >> 16, &[u(1) as u16, u(9) as u16], ARRAY),
+        container(u(70000) >> 16, &[u(70000) as u16], ARRAY),
+    ];
+    let us: Vec<u64> = vals3.iter().map(|&x| u(x as i64)).collect();
+    assert_eq!(assemble(&cs, &header_of(&us)), encode(&[1, 9, 70000]));
+    cs[0].payload.extend_from_slice(&[0, 0]);
+    cases.push(("gap between payloads", assemble(&cs, &header_of(&us))));
+    // A field wider than it needs: the cardinality 3 in two bytes.
     let good = encode(&[1, 9, 70000]);
-    let mut gap = good.clone();
-    // The second container's offset moves 2 bytes on, over 2 inserted bytes.
-    let descr1 = 40 + 2 * 8 + 4;
-    let d = u32::from_le_bytes(gap[descr1..descr1 + 4].try_into().unwrap()) + 2;
-    gap[descr1..descr1 + 4].copy_from_slice(&d.to_le_bytes());
-    let at = (d & 0x3fff_ffff) as usize - 2;
-    gap.splice(at..at, [0, 0]);
-    let total = gap.len() as u32;
-    gap[12..16].copy_from_slice(&total.to_le_bytes());
-    cases.push(("gap between payloads", gap));
+    let mut long = [&good[..7], &[3, 0], &good[8..]].concat();
+    long[5] += 0x10;
+    // The container count takes the cardinality's width too.
+    long.insert(10, 0);
+    cases.push(("wide field", long));
+    // 130 one-value containers with a wrong count before the third block.
+    let many: Vec<i64> = (0..130).map(|i| i << 16).collect();
+    let mut b = encode(&many);
+    let counts_at = b.len() - 2 * 130 - 2;
+    assert_eq!(b[counts_at..counts_at + 2], [64, 128]);
+    b[counts_at + 1] = 127;
+    cases.push(("wrong block count", b));
 
     for (what, bytes) in cases {
         expect_invalid(&mut c, &bytes, what);
@@ -800,7 +862,8 @@ fn invalid_portable_is_22p03() {
     let mut cases: Vec<Vec<u8>> = (0..good.len()).map(|n| good[..n].to_vec()).collect();
     cases.push([good.as_slice(), &[0]].concat());
     cases.push(vec![0xff; 16]);
-    cases.push(b"SR64\x01\0\0\0".to_vec());
+    cases.push(b"SR64\x02\0\0".to_vec());
+    cases.push(b"SR64\x02\0\x01\x01\x00\x00\0\0".to_vec());
     for bad in cases {
         expect_code(
             &mut c,
@@ -859,7 +922,7 @@ fn random_bytes_never_give_xx000() {
                 mutate(if portable { &portables[i] } else { &bases[i] }, &ops)
             }),
         prop::collection::vec(any::<u8>(), 0..120).prop_map(|tail| {
-            let mut b = b"SR64\x01\0\0\0".to_vec();
+            let mut b = b"SR64\x02\0".to_vec();
             b.extend(tail);
             b
         }),

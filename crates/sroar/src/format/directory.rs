@@ -1,119 +1,269 @@
-//! The container directory: `keys: [u64; n]` then `descr: [u32; n]`.
+//! The directory: where each container's key, cardinality and payload are, as
+//! four arrays of fixed-width fields after the header (FORMAT.md).
 //!
-//! A key entry is `(key48 << 16) | (cardinality - 1)`; a descriptor is
-//! `(type << 30) | offset`.
+//! * keys: `key - key_0` in `kw` bytes, where `key_0 = min >> 16` and `kw` is the
+//!   width of the last key's difference (0 for one container);
+//! * cardinalities: `card - 1` as `u16`;
+//! * offsets of payloads 1..n, halved (payloads are all of even size), in 2 or 4
+//!   bytes; payload 0 starts the payload area;
+//! * counts: the values before container `64 k`, for `k = 1..=(n - 1) / 64`, in
+//!   the width of the cardinality, so that rank and select skip whole blocks.
+//!
+//! A container's kind is not stored: the canonical rule (FORMAT.md) makes it a
+//! function of its cardinality and its payload size.
 
-use super::header::HEADER_LEN;
 use core::hint::select_unpredictable;
 
+use super::header::{read_le, width_of, Header, Parsed};
+use crate::container::bitmap::BITMAP_BYTES;
 use crate::container::Kind;
 
-/// Mask of the 30-bit payload offset in a descriptor.
-pub const OFFSET_MASK: u32 = (1 << 30) - 1;
 /// One more than the largest key (keys are 48-bit).
 pub const KEY_LIMIT: u64 = 1 << 48;
+/// Containers per block of the counts array.
+pub(crate) const BLOCK: usize = 64;
 
-/// Encodes a key entry. `card` must be in `1..=65536`.
-#[inline]
-pub fn encode_key_entry(key: u64, card: u32) -> u64 {
-    debug_assert!(key < KEY_LIMIT && (1..=65536).contains(&card));
-    (key << 16) | u64::from(card - 1)
+/// Where the parts of a buffer are, from its header alone: enough to read any
+/// field of the directory without looking at the rest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub(crate) struct Shape {
+    pub(crate) header: Header,
+    /// Key of container 0 (`min >> 16`).
+    pub(crate) key0: u64,
+    /// Widths of a key, an offset and a count, in bytes.
+    pub(crate) kw: u8,
+    pub(crate) ow: u8,
+    pub(crate) cw: u8,
+    /// The low `kw` bytes set.
+    pub(crate) key_mask: u64,
+    /// Byte positions of the arrays and of the payload area.
+    pub(crate) keys: u32,
+    pub(crate) cards: u32,
+    pub(crate) offsets: u32,
+    pub(crate) counts: u32,
+    pub(crate) payload: u32,
 }
 
-/// Decodes a key entry into `(key, cardinality)`.
-#[inline]
-pub fn decode_key_entry(entry: u64) -> (u64, u32) {
-    (entry >> 16, (entry & 0xFFFF) as u32 + 1)
+impl Shape {
+    /// The shape of a buffer with header `p`; `None` when its directory would not
+    /// end before `limit` (the buffer's length, or an upper bound on it).
+    #[inline(always)]
+    pub(crate) fn new(p: &Parsed, limit: usize) -> Option<Shape> {
+        let h = p.header;
+        let n = h.n as u64;
+        let kw = width_of((h.max >> 16) - (h.min >> 16)) as u64;
+        let ow: u64 = if p.wide { 4 } else { 2 };
+        let cw = width_of(h.cardinality).max(1) as u64;
+        let keys = p.len as u64;
+        let cards = keys + n * kw;
+        let offsets = cards + 2 * n;
+        let counts = offsets + n.saturating_sub(1) * ow;
+        let payload = counts + (n.saturating_sub(1) / BLOCK as u64) * cw;
+        // Positions are kept as u32 (every buffer is below 2^30 bytes): a larger
+        // one is no shape of a buffer this crate reads.
+        if payload > limit as u64 || payload > u64::from(u32::MAX) {
+            return None;
+        }
+        Some(Shape {
+            header: h,
+            key0: h.min >> 16,
+            kw: kw as u8,
+            key_mask: (1u64 << (8 * kw)) - 1,
+            ow: ow as u8,
+            cw: cw as u8,
+            keys: keys as u32,
+            cards: cards as u32,
+            offsets: offsets as u32,
+            counts: counts as u32,
+            payload: payload as u32,
+        })
+    }
+
+    /// Number of containers.
+    #[inline]
+    pub(crate) fn n(&self) -> usize {
+        self.header.n as usize
+    }
+
+    /// Number of entries of the counts array.
+    #[inline]
+    pub(crate) fn blocks(&self) -> usize {
+        self.n().saturating_sub(1) / BLOCK
+    }
 }
 
-/// Encodes a descriptor. `offset` must be below 2^30.
+/// The kind of a container from its cardinality and payload size, by the
+/// canonical rule: an array is `2 card` bytes and a bitmap 8192; a run container
+/// that would be as large as either is not canonical, so any other size is runs.
 #[inline]
-pub fn encode_descr(kind: Kind, offset: u32) -> u32 {
-    debug_assert!(offset <= OFFSET_MASK);
-    (kind.code() << 30) | offset
+pub(crate) fn kind_of(card: u32, size: usize) -> Kind {
+    if card <= 4096 {
+        if size == 2 * card as usize {
+            Kind::Array
+        } else {
+            Kind::Run
+        }
+    } else if size == BITMAP_BYTES {
+        Kind::Bitmap
+    } else {
+        Kind::Run
+    }
 }
 
-/// Decodes a descriptor into `(type code, offset)`.
-#[inline]
-pub fn decode_descr(descr: u32) -> (u32, u32) {
-    (descr >> 30, descr & OFFSET_MASK)
+/// The `W`-byte little-endian integer `b`.
+#[inline(always)]
+fn le<const W: usize>(b: &[u8; W]) -> u64 {
+    let mut x = [0u8; 8];
+    x[..W].copy_from_slice(b);
+    u64::from_le_bytes(x)
 }
 
-/// Byte range of the key entries and of the descriptors for `n` containers.
-#[inline]
-pub(crate) fn layout(n: usize) -> (usize, usize, usize) {
-    let keys = HEADER_LEN;
-    let descrs = keys + 8 * n;
-    let payloads = descrs + 4 * n;
-    (keys, descrs, payloads)
-}
-
-/// A borrowed directory: the key entries and descriptors of a buffer.
+/// A borrowed directory: its arrays cut from a buffer once, so that each read is
+/// one bounds check and one load of a constant size.
 #[derive(Clone, Copy, Debug)]
 pub struct Directory<'a> {
-    keys: &'a [[u8; 8]],
-    descrs: &'a [[u8; 4]],
+    bytes: &'a [u8],
+    s: Shape,
+    /// `n * kw` bytes.
+    keys: &'a [u8],
+    cards: &'a [[u8; 2]],
+    /// `(n - 1) * ow` bytes.
+    offsets: &'a [u8],
 }
 
 impl<'a> Directory<'a> {
-    /// The directory of `n` containers in `bytes`. Panics if `bytes` is too short.
-    pub fn new(bytes: &'a [u8], n: usize) -> Self {
-        let (k, d, p) = layout(n);
+    /// The directory of a buffer whose shape is `s`. Cheap, for it is built for
+    /// every query: one check that the directory ends inside the buffer, then the
+    /// arrays are cut without further checks.
+    ///
+    /// # Panics
+    /// If the shape's directory does not end inside `bytes` (a shape [`Shape::new`]
+    /// made for these bytes always does).
+    #[inline(always)]
+    #[allow(unsafe_code, reason = "cuts the directory's arrays without checks the shape makes redundant")]
+    pub(crate) fn new(bytes: &'a [u8], s: Shape) -> Self {
+        assert!(s.payload as usize <= bytes.len(), "sroar: shape of another buffer");
+        // The positions are running sums (`Shape::new`), so they ascend:
+        // keys <= cards <= offsets <= counts <= payload.
+        debug_assert!(s.keys <= s.cards && s.cards <= s.offsets && s.offsets <= s.counts);
+        debug_assert!(s.counts <= s.payload);
+        let at = |from: u32, to: u32| {
+            // SAFETY: `from <= to <= payload <= bytes.len()`: ascending positions,
+            // and the assertion above.
+            unsafe { bytes.get_unchecked(from as usize..to as usize) }
+        };
         Directory {
-            keys: bytes[k..d].as_chunks::<8>().0,
-            descrs: bytes[d..p].as_chunks::<4>().0,
+            bytes,
+            s,
+            keys: at(s.keys, s.cards),
+            cards: at(s.cards, s.offsets).as_chunks::<2>().0,
+            offsets: at(s.offsets, s.counts),
         }
     }
 
     /// Number of containers.
     #[inline]
     pub fn len(&self) -> usize {
-        self.keys.len()
+        self.s.n()
     }
+
 
     /// True when there are no containers.
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.keys.is_empty()
+        self.len() == 0
     }
 
-    /// The raw key entry of container `i`.
-    #[inline]
-    pub fn entry(&self, i: usize) -> u64 {
-        u64::from_le_bytes(self.keys[i])
+    /// `key(i) - key(0)`: one unaligned load and a mask, the same code for every
+    /// key width (a match on the width would be an indirect jump, mispredicted
+    /// when a walk reads two directories of different widths in turn). In a
+    /// canonical buffer at least 8 bytes follow any key: with two containers or
+    /// more, the cardinalities, an offset and two payloads; one container has the
+    /// 0-byte key 0.
+    #[inline(always)]
+    fn rel_key(&self, i: usize) -> u64 {
+        if self.s.kw == 0 {
+            return 0;
+        }
+        let at = self.s.keys as usize + i * usize::from(self.s.kw);
+        let chunk: &[u8; 8] = self.bytes[at..at + 8].try_into().expect("8 bytes");
+        u64::from_le_bytes(*chunk) & self.s.key_mask
+    }
+
+    /// The key of container `i` of a buffer not yet validated: a read that does
+    /// not assume what follows the keys.
+    #[inline(always)]
+    pub(crate) fn key_unvalidated(&self, i: usize) -> u64 {
+        let kw = usize::from(self.s.kw);
+        self.s.key0 + read_le(self.bytes, self.s.keys as usize + i * kw, kw)
     }
 
     /// The 48-bit key of container `i`.
-    #[inline]
+    #[inline(always)]
     pub fn key(&self, i: usize) -> u64 {
-        self.entry(i) >> 16
+        self.s.key0 + self.rel_key(i)
     }
 
     /// The cardinality of container `i`.
-    #[inline]
+    #[inline(always)]
     pub fn card(&self, i: usize) -> u32 {
-        decode_key_entry(self.entry(i)).1
+        u32::from(u16::from_le_bytes(self.cards[i])) + 1
     }
 
-    /// The decoded descriptor `(type code, offset)` of container `i`.
-    #[inline]
-    pub fn descr(&self, i: usize) -> (u32, u32) {
-        decode_descr(u32::from_le_bytes(self.descrs[i]))
-    }
-
-    /// Index of the first container whose key is `>= key`: a binary search for the
-    /// first entry `>= key << 16`. Returns `len()` when there is none.
-    #[inline]
-    pub fn lower_bound(&self, key: u64) -> usize {
-        if key >= KEY_LIMIT {
-            return self.len();
+    /// Where the payload of container `i` starts, in bytes from the buffer's start
+    /// (`i == len()` gives the buffer's end).
+    #[inline(always)]
+    pub(crate) fn start(&self, i: usize) -> usize {
+        if i == 0 {
+            return self.s.payload as usize;
         }
-        let target = key << 16;
-        let keys = self.keys;
-        if keys.is_empty() {
+        if i >= self.len() {
+            return self.bytes.len();
+        }
+        let half = if self.s.ow == 2 {
+            le(&self.offsets.as_chunks::<2>().0[i - 1])
+        } else {
+            le(&self.offsets.as_chunks::<4>().0[i - 1])
+        };
+        self.s.payload as usize + 2 * half as usize
+    }
+
+    /// The kind of container `i` and its payload's byte range.
+    #[inline(always)]
+    pub(crate) fn slot(&self, i: usize) -> (Kind, usize, usize) {
+        let (start, end) = (self.start(i), self.start(i + 1));
+        (kind_of(self.card(i), end - start), start, end)
+    }
+
+    /// Index of the first container whose key is `>= key`; `len()` when there is
+    /// none.
+    #[inline(always)]
+    pub fn lower_bound(&self, key: u64) -> usize {
+        let n = self.len();
+        if n == 0 || key <= self.s.key0 {
             return 0;
         }
-        let below = |i: usize| u64::from_le_bytes(keys[i]) < target;
+        if key > self.s.header.max >> 16 {
+            return n;
+        }
+        let target = key - self.s.key0;
+        // The key width as a constant in each search: the address of a probe is
+        // then a shift or an `lea`, not a multiply on the chain of dependent loads.
+        match self.s.kw {
+            1 => self.search_keys::<1>(target),
+            2 => self.search_keys::<2>(target),
+            3 => self.search_keys::<3>(target),
+            4 => self.search_keys::<4>(target),
+            5 => self.search_keys::<5>(target),
+            _ => self.search_keys::<6>(target),
+        }
+    }
+
+    /// The first index whose relative key is `>= target`, with `W`-byte keys.
+    #[inline(always)]
+    fn search_keys<const W: usize>(&self, target: u64) -> usize {
+        let keys = self.keys.as_chunks::<W>().0;
+        let below = |i: usize| le(&keys[i]) < target;
         // Invariant: entries before `base` are < target, entries from
         // `base + n` on are >= target, so the answer is in `base..=base + n`.
         let mut base = 0usize;
@@ -150,65 +300,125 @@ impl<'a> Directory<'a> {
         }
     }
 
-    /// Sum of the cardinalities of containers `0..end`.
+    /// The values before block `b` (`b <= blocks`): a count, or 0 for block 0.
+    #[inline]
+    fn block_count(&self, b: usize) -> u64 {
+        if b == 0 {
+            return 0;
+        }
+        let cw = usize::from(self.s.cw);
+        read_le(self.bytes, self.s.counts as usize + (b - 1) * cw, cw)
+    }
+
+    /// Sum of the cardinalities of containers `0..end`: one count and at most 63
+    /// cardinalities.
     pub fn card_prefix(&self, end: usize) -> u64 {
-        self.keys[..end]
+        // `end == len()` on a multiple of 64 is past the last stored count.
+        let b = (end / BLOCK).min(self.s.blocks());
+        let from = b * BLOCK;
+        let within: u64 = self.cards[from..end]
             .iter()
-            .map(|e| (u64::from_le_bytes(*e) & 0xFFFF) + 1)
-            .sum()
+            .map(|c| u64::from(u16::from_le_bytes(*c)) + 1)
+            .sum();
+        self.block_count(b) + within
+    }
+
+    /// The container that holds the `k`-th smallest value (0-based) and the rank
+    /// of that value within it; `None` when `k >= cardinality`.
+    pub(crate) fn locate(&self, k: u64) -> Option<(usize, u64)> {
+        if k >= self.s.header.cardinality {
+            return None;
+        }
+        // The last block whose count is <= k.
+        let (mut lo, mut hi) = (0, self.s.blocks());
+        while lo < hi {
+            let mid = lo + (hi - lo).div_ceil(2);
+            if self.block_count(mid) <= k {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        let mut k = k - self.block_count(lo);
+        for i in lo * BLOCK..self.len() {
+            let card = u64::from(self.card(i));
+            if k < card {
+                return Some((i, k));
+            }
+            k -= card;
+        }
+        None
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::RoaringView;
 
     #[test]
-    fn entries_round_trip() {
-        let e = encode_key_entry(KEY_LIMIT - 1, 65536);
-        assert_eq!(e, u64::MAX);
-        assert_eq!(decode_key_entry(e), (KEY_LIMIT - 1, 65536));
-        assert_eq!(decode_key_entry(encode_key_entry(5, 1)), (5, 1));
-        let d = encode_descr(Kind::Run, OFFSET_MASK);
-        assert_eq!(decode_descr(d), (3, OFFSET_MASK));
-    }
-
-    #[test]
-    fn lower_bound_searches_entries() {
-        let mut bytes = vec![0u8; HEADER_LEN];
-        let keys = [1u64, 5, 9];
-        for k in keys {
-            bytes.extend_from_slice(&encode_key_entry(k, 65536).to_le_bytes());
-        }
-        bytes.extend_from_slice(&[0u8; 12]);
-        let dir = Directory::new(&bytes, 3);
-        assert_eq!(dir.lower_bound(0), 0);
-        assert_eq!(dir.lower_bound(1), 0);
-        assert_eq!(dir.lower_bound(2), 1);
-        assert_eq!(dir.lower_bound(9), 2);
-        assert_eq!(dir.lower_bound(10), 3);
-        assert_eq!(dir.lower_bound(u64::MAX), 3);
-        assert_eq!(dir.search(5), Ok(1));
-        assert_eq!(dir.search(6), Err(2));
-        assert_eq!(dir.card_prefix(2), 2 * 65536);
+    fn kinds_follow_the_canonical_rule() {
+        assert_eq!(kind_of(3, 6), Kind::Array);
+        assert_eq!(kind_of(3, 4), Kind::Run);
+        assert_eq!(kind_of(4096, 8192), Kind::Array);
+        assert_eq!(kind_of(4097, 8192), Kind::Bitmap);
+        assert_eq!(kind_of(65536, 4), Kind::Run);
     }
 
     #[test]
     fn lower_bound_matches_partition_point() {
         // Sizes on both sides of the quaternary phase's threshold (16), keys
-        // spaced by 3 so every probe between, on and around them is tried.
-        for n in 0..70usize {
-            let keys: Vec<u64> = (0..n as u64).map(|k| 3 * k + 1).collect();
-            let mut bytes = vec![0u8; HEADER_LEN];
-            for &k in &keys {
-                bytes.extend_from_slice(&encode_key_entry(k, 1 + (k % 7) as u32).to_le_bytes());
-            }
-            bytes.extend(core::iter::repeat_n(0u8, 4 * n));
-            let dir = Directory::new(&bytes, n);
-            for probe in 0..3 * n as u64 + 3 {
-                let expect = keys.partition_point(|&k| k < probe);
-                assert_eq!(dir.lower_bound(probe), expect, "n {n} probe {probe}");
+        // spaced by 3 so every probe between, on and around them is tried, and
+        // key widths of 1 to 6 bytes.
+        for base in [0u64, 1 << 20, (1 << 47) + 5] {
+            for spread in [3u64, 1 << 20, 1 << 40] {
+                for n in 0..70u64 {
+                    let keys: Vec<u64> = (0..n).map(|k| base + k * spread).collect();
+                    let values: Vec<u64> = keys.iter().map(|k| k << 16 | 9).collect();
+                    let bytes = crate::from_sorted(&values).unwrap();
+                    let dir = RoaringView::from_bytes(&bytes).unwrap().directory();
+                    for (i, &k) in keys.iter().enumerate() {
+                        assert_eq!(dir.key(i), k);
+                        for probe in [k.wrapping_sub(1), k, k + 1] {
+                            let expect = keys.partition_point(|&x| x < probe);
+                            assert_eq!(dir.lower_bound(probe), expect, "n {n} probe {probe}");
+                        }
+                    }
+                    assert_eq!(dir.lower_bound(0), 0);
+                    assert_eq!(dir.lower_bound(u64::MAX), n as usize);
+                }
             }
         }
+    }
+
+    #[test]
+    fn counts_give_prefixes_and_locations() {
+        // 128 containers (whole blocks: the prefix of all of them is past the last
+        // stored count), and 300 (a partial last block), of 1 to 3 values.
+        for n in [64u64, 128, 300] {
+            check_counts(n);
+        }
+    }
+
+    fn check_counts(n: u64) {
+        let values: Vec<u64> = (0..n)
+            .flat_map(|k| (0..1 + k % 3).map(move |j| k << 16 | j))
+            .collect();
+        let bytes = crate::from_sorted(&values).unwrap();
+        let view = RoaringView::from_bytes(&bytes).unwrap();
+        let dir = view.directory();
+        let n = n as usize;
+        let mut sum = 0;
+        for i in 0..n {
+            assert_eq!(dir.card_prefix(i), sum, "prefix {i}");
+            for j in 0..u64::from(dir.card(i)) {
+                assert_eq!(dir.locate(sum + j), Some((i, j)));
+            }
+            sum += u64::from(dir.card(i));
+        }
+        assert_eq!(dir.card_prefix(n), sum);
+        assert_eq!(dir.locate(sum), None);
+        assert_eq!(view.rank(u64::MAX), sum);
+        assert_eq!(view.rank((n as u64) << 16), sum);
     }
 }

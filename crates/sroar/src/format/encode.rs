@@ -8,8 +8,8 @@
 //! container's payload. A change of format changes this file and the readers, not
 //! the producers.
 
-use super::directory::{encode_descr, encode_key_entry};
-use super::header::{Header, HEADER_LEN, MAX_LEN};
+use super::directory::BLOCK;
+use super::header::{width_of, write_le, Header, HEADER_MAX_LEN, MAX_LEN};
 use core::fmt;
 
 use crate::container::Kind;
@@ -35,9 +35,10 @@ impl fmt::Display for CapacityError {
 impl std::error::Error for CapacityError {}
 
 /// Bytes before the first payload of a buffer of `containers` containers, at most
-/// (for a producer that reserves room for them ahead of its payloads).
+/// (for a producer that reserves room for them ahead of its payloads): the longest
+/// header, 6-byte keys, 4-byte offsets and 8-byte counts.
 pub(crate) fn head_len_bound(containers: usize) -> usize {
-    HEADER_LEN + 12 * containers
+    HEADER_MAX_LEN + 12 * containers + 8 * (containers / BLOCK)
 }
 
 /// The shape of a buffer about to be written: its containers' count, payload bytes
@@ -46,6 +47,8 @@ pub(crate) fn head_len_bound(containers: usize) -> usize {
 pub(crate) struct Layout {
     containers: u64,
     payload: u64,
+    /// Where the last container's payload starts (the largest offset stored).
+    last_offset: u64,
     cardinality: u64,
     min: u64,
     max: u64,
@@ -62,11 +65,13 @@ impl Layout {
     pub(crate) fn push(&mut self, key: u64, card: u32, payload_len: usize) {
         let _ = key;
         self.containers += 1;
+        self.last_offset = self.payload;
         self.payload += payload_len as u64;
         self.cardinality += u64::from(card);
     }
 
-    /// The smallest and largest value of the set (ignored when it is empty).
+    /// The smallest and largest value of the set (ignored when it is empty). The
+    /// header's length depends on them: set them before asking for a plan.
     pub(crate) fn bounds(&mut self, min: u64, max: u64) {
         self.min = min;
         self.max = max;
@@ -76,79 +81,149 @@ impl Layout {
         self.cardinality
     }
 
-    pub(crate) fn containers(&self) -> usize {
-        self.containers as usize
+    /// Fewer bytes than any buffer of these containers takes: their payloads and
+    /// 4 bytes each (a cardinality and an offset). A writer whose bound reaches the
+    /// limit is doomed to a [`CapacityError`].
+    pub(crate) fn len_lower_bound(&self) -> u64 {
+        self.payload.saturating_add(4 * self.containers)
+    }
+
+    /// Where everything goes, computed once.
+    pub(crate) fn plan(&self) -> Plan {
+        let n = self.containers as usize;
+        if self.cardinality == 0 {
+            return Plan {
+                header: Header::default(),
+                wide: false,
+                kw: 0,
+                ow: 2,
+                cw: 1,
+                n: 0,
+                head_len: EMPTY_LEN,
+                total: EMPTY_LEN as u64 + self.payload,
+            };
+        }
+        let header = Header {
+            n: self.containers as u32,
+            cardinality: self.cardinality,
+            min: self.min,
+            max: self.max.max(self.min),
+        };
+        // Offsets are stored halved; past 2^16 halves they take 4 bytes.
+        let wide = self.last_offset / 2 > u64::from(u16::MAX);
+        let kw = width_of((header.max >> 16) - (header.min >> 16));
+        let ow = if wide { 4 } else { 2 };
+        let cw = width_of(header.cardinality).max(1);
+        let head_len = header.encoded_len() + n * (kw + 2) + (n - 1) * ow + (n - 1) / BLOCK * cw;
+        Plan {
+            header,
+            wide,
+            kw,
+            ow,
+            cw,
+            n,
+            head_len,
+            total: (head_len as u64).saturating_add(self.payload),
+        }
+    }
+}
+
+const EMPTY_LEN: usize = 7;
+
+/// The header, the widths and the lengths of a buffer about to be written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Plan {
+    header: Header,
+    wide: bool,
+    kw: usize,
+    ow: usize,
+    cw: usize,
+    n: usize,
+    head_len: usize,
+    /// Bytes of the whole buffer (saturated).
+    total: u64,
+}
+
+impl Plan {
+    /// Length of the buffer, or the error for a buffer that cannot be written.
+    #[inline]
+    pub(crate) fn len(&self) -> Result<usize, CapacityError> {
+        if self.total >= MAX_LEN as u64 {
+            return Err(CapacityError {
+                needed: self.total,
+            });
+        }
+        Ok(self.total as usize)
     }
 
     /// Bytes before the first payload: the header and the directory.
-    pub(crate) fn head_len(&self) -> u64 {
-        HEADER_LEN as u64 + 12 * self.containers
+    #[inline]
+    pub(crate) fn head_len(&self) -> usize {
+        self.head_len
     }
 
-    /// Bytes of the whole buffer (saturating: over the limit is an error anyway).
-    pub(crate) fn total_len(&self) -> u64 {
-        self.head_len().saturating_add(self.payload)
-    }
-
-    /// Length of the buffer, or the error for a buffer that cannot be written.
-    pub(crate) fn len(&self) -> Result<usize, CapacityError> {
-        let len = self.total_len();
-        if len >= MAX_LEN as u64 {
-            return Err(CapacityError { needed: len });
-        }
-        Ok(len as usize)
-    }
-
-    fn header(&self) -> Header {
-        let empty = self.containers == 0;
-        Header {
-            n: self.containers as u32,
-            total_len: self.total_len() as u32,
-            cardinality: self.cardinality,
-            min: if empty { 0 } else { self.min },
-            max: if empty { 0 } else { self.max },
-        }
+    /// Number of values.
+    pub(crate) fn cardinality(&self) -> u64 {
+        self.header.cardinality
     }
 }
 
-/// Fills a buffer of a [`Layout`]'s length: the header at once, then one directory
+/// Fills a buffer of a [`Plan`]'s length: the header at once, then one directory
 /// entry per [`Encoder::container`] call, which returns where that container's
 /// payload goes. Containers must come in the order the layout was given them.
 pub(crate) struct Encoder<'a> {
-    keys: core::slice::IterMut<'a, [u8; 8]>,
-    descrs: core::slice::IterMut<'a, [u8; 4]>,
+    keys: &'a mut [u8],
+    cards: &'a mut [[u8; 2]],
+    offsets: &'a mut [u8],
+    counts: &'a mut [u8],
     payload: &'a mut [u8],
-    offset: u32,
+    /// Containers written so far, and their values.
+    i: usize,
+    sum: u64,
+    /// Payload bytes written so far (the next offset).
+    offset: u64,
+    key0: u64,
+    kw: usize,
+    ow: usize,
+    cw: usize,
 }
 
 impl<'a> Encoder<'a> {
-    /// Writes the header of `layout` into `out`, which must be `layout.len()` long
-    /// (or, with [`Encoder::head_only`], at least `layout.head_len()`).
+    /// Writes the header of `plan` into `out`, which must be `plan.len()` long
+    /// (or, with [`Encoder::head_only`], at least `plan.head_len()`).
     ///
     /// # Panics
     /// If `out` has another length.
-    pub(crate) fn new(out: &'a mut [u8], layout: &Layout) -> Result<Self, CapacityError> {
-        let len = layout.len()?;
+    pub(crate) fn new(out: &'a mut [u8], plan: &Plan) -> Result<Self, CapacityError> {
+        let len = plan.len()?;
         assert_eq!(out.len(), len, "sroar: output buffer has the wrong length");
-        Ok(Self::head_only(out, layout))
+        Ok(Self::head_only(out, plan))
     }
 
     /// As [`Encoder::new`], for a buffer whose payloads are already in place (a
     /// [`Writer`](crate::Writer) handing over its own memory): only the header and
     /// the directory are written, and `out` may be just as long as they are.
-    pub(crate) fn head_only(out: &'a mut [u8], layout: &Layout) -> Self {
-        let n = layout.containers();
-        let (head, rest) = out.split_at_mut(HEADER_LEN);
-        layout
-            .header()
-            .write(head.try_into().expect("the header is HEADER_LEN bytes"));
-        let (keys, rest) = rest.split_at_mut(8 * n);
-        let (descrs, payload) = rest.split_at_mut(4 * n);
+    #[inline]
+    pub(crate) fn head_only(out: &'a mut [u8], plan: &Plan) -> Self {
+        let (head, payload) = out.split_at_mut(plan.head_len);
+        let at = plan.header.write(plan.wide, head);
+        let n = plan.n;
+        let (keys, rest) = head[at..].split_at_mut(n * plan.kw);
+        let (cards, rest) = rest.split_at_mut(2 * n);
+        let (offsets, counts) = rest.split_at_mut(n.saturating_sub(1) * plan.ow);
         Encoder {
-            keys: keys.as_chunks_mut::<8>().0.iter_mut(),
-            descrs: descrs.as_chunks_mut::<4>().0.iter_mut(),
+            keys,
+            cards: cards.as_chunks_mut::<2>().0,
+            offsets,
+            counts,
             payload,
-            offset: layout.head_len() as u32,
+            i: 0,
+            sum: 0,
+            offset: 0,
+            key0: plan.header.min >> 16,
+            kw: plan.kw,
+            ow: plan.ow,
+            cw: plan.cw,
         }
     }
 
@@ -156,14 +231,22 @@ impl<'a> Encoder<'a> {
     /// its payload, to be filled by the caller.
     ///
     /// # Panics
-    /// If there are more containers than the layout had, or a payload overruns.
+    /// If there are more containers than laid out, or a payload overruns.
     #[inline]
     pub(crate) fn container(&mut self, key: u64, card: u32, kind: Kind, size: usize) -> &'a mut [u8] {
-        let k = self.keys.next().expect("sroar: more containers than laid out");
-        let d = self.descrs.next().expect("sroar: more containers than laid out");
-        *k = encode_key_entry(key, card).to_le_bytes();
-        *d = encode_descr(kind, self.offset).to_le_bytes();
-        self.offset += size as u32;
+        let i = self.i;
+        debug_assert_eq!(super::directory::kind_of(card, size), kind);
+        write_le(self.keys, i * self.kw, key - self.key0, self.kw);
+        self.cards[i] = ((card - 1) as u16).to_le_bytes();
+        if i > 0 {
+            write_le(self.offsets, (i - 1) * self.ow, self.offset / 2, self.ow);
+            if i.is_multiple_of(BLOCK) {
+                write_le(self.counts, (i / BLOCK - 1) * self.cw, self.sum, self.cw);
+            }
+        }
+        self.i += 1;
+        self.sum += u64::from(card);
+        self.offset += size as u64;
         let payload = core::mem::take(&mut self.payload);
         let size = size.min(payload.len());
         let (here, rest) = payload.split_at_mut(size);
@@ -184,14 +267,15 @@ mod tests {
         layout.push(0, 2, 4);
         layout.push(2, 3, 4);
         layout.bounds(1, (2 << 16) | 9);
-        let mut out = vec![0u8; layout.len().unwrap()];
-        let mut e = Encoder::new(&mut out, &layout).unwrap();
+        let plan = layout.plan();
+        let mut out = vec![0u8; plan.len().unwrap()];
+        let mut e = Encoder::new(&mut out, &plan).unwrap();
         e.container(0, 2, Kind::Array, 4).copy_from_slice(&[1, 0, 5, 0]);
         e.container(2, 3, Kind::Run, 4).copy_from_slice(&[7, 0, 2, 0]);
         let v = RoaringView::from_bytes(&out).expect("valid");
         assert_eq!(v.iter().collect::<Vec<_>>(), [1, 5, 2 << 16 | 7, 2 << 16 | 8, 2 << 16 | 9]);
         assert_eq!(out, crate::from_sorted(&[1, 5, 2 << 16 | 7, 2 << 16 | 8, 2 << 16 | 9]).unwrap());
-        let empty = Layout::new();
+        let empty = Layout::new().plan();
         let mut out = vec![0u8; empty.len().unwrap()];
         Encoder::new(&mut out, &empty).unwrap();
         assert_eq!(out, crate::empty());

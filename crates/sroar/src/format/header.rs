@@ -1,21 +1,25 @@
-//! The fixed 40-byte header: constants and reading/writing of its fields.
+//! The header: seven fixed bytes (magic, version, flags, field widths), then the
+//! cardinality, the container count, the smallest value and the span, each in the
+//! fewest bytes that hold it (FORMAT.md).
 
 /// The four magic bytes every buffer starts with.
 pub const MAGIC: [u8; 4] = *b"SR64";
 /// The only format version this crate reads and writes.
-pub const VERSION: u8 = 1;
-/// Length of the fixed header in bytes.
-pub const HEADER_LEN: usize = 40;
-/// Every buffer is strictly shorter than this (offsets are 30-bit).
+pub const VERSION: u8 = 2;
+/// Bytes of the longest header: the fixed bytes and four 8-byte fields.
+pub const HEADER_MAX_LEN: usize = 7 + 4 * 8;
+/// The header of the empty set, which is the whole buffer.
+pub(crate) const EMPTY: [u8; 7] = [b'S', b'R', b'6', b'4', VERSION, 0, 0];
+/// Every buffer is strictly shorter than this (PostgreSQL's 1 GB value limit).
 pub const MAX_LEN: usize = 1 << 30;
+/// Flags bit 0: the payload offsets are 4 bytes wide (else 2).
+pub(crate) const FLAG_WIDE_OFFSETS: u8 = 1;
 
-/// The variable fields of the header (magic, version, flags and reserved are fixed).
+/// What the header says about the set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Header {
     /// Number of containers.
     pub n: u32,
-    /// Length of the whole buffer in bytes.
-    pub total_len: u32,
     /// Number of values in the set.
     pub cardinality: u64,
     /// Smallest value, 0 when empty.
@@ -24,46 +28,188 @@ pub struct Header {
     pub max: u64,
 }
 
+/// Why the first bytes are not a header this crate reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum HeaderError {
+    TooShort,
+    BadMagic,
+    Version(u8),
+    Flags(u8),
+    /// A field width over 8 bytes, or wider than its value needs.
+    Width,
+    /// The counts contradict each other (no containers in a non-empty set, more
+    /// containers than values, or a span past `u64::MAX`).
+    Counts,
+}
+
+/// A parsed header and where the directory starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Parsed {
+    pub(crate) header: Header,
+    /// Offsets are 4 bytes wide.
+    pub(crate) wide: bool,
+    /// Bytes of the header; the directory follows.
+    pub(crate) len: usize,
+}
+
 impl Header {
-    /// Writes the full 40-byte header, fixed fields included.
-    pub fn write(&self, out: &mut [u8; HEADER_LEN]) {
-        out[0..4].copy_from_slice(&MAGIC);
-        out[4] = VERSION;
-        out[5] = 0;
-        out[6..8].copy_from_slice(&[0, 0]);
-        out[8..12].copy_from_slice(&self.n.to_le_bytes());
-        out[12..16].copy_from_slice(&self.total_len.to_le_bytes());
-        out[16..24].copy_from_slice(&self.cardinality.to_le_bytes());
-        out[24..32].copy_from_slice(&self.min.to_le_bytes());
-        out[32..40].copy_from_slice(&self.max.to_le_bytes());
+    /// The widths of the cardinality (and of the container count), min and
+    /// max - min.
+    fn widths(&self) -> (usize, usize, usize) {
+        (
+            width_of(self.cardinality),
+            width_of(self.min),
+            width_of(self.max - self.min),
+        )
     }
 
-    /// Reads the variable fields from the first 40 bytes (fixed fields not checked).
-    pub fn read(bytes: &[u8; HEADER_LEN]) -> Self {
-        Header {
-            n: read_u32(bytes, 8),
-            total_len: read_u32(bytes, 12),
-            cardinality: read_u64(bytes, 16),
-            min: read_u64(bytes, 24),
-            max: read_u64(bytes, 32),
+    /// Bytes this header takes.
+    pub(crate) fn encoded_len(&self) -> usize {
+        let (cw, mw, sw) = self.widths();
+        EMPTY.len() + 2 * cw + mw + sw
+    }
+
+    /// Writes the header into the front of `out` (at least `encoded_len` bytes);
+    /// returns its length.
+    pub(crate) fn write(&self, wide: bool, out: &mut [u8]) -> usize {
+        if self.cardinality == 0 {
+            out[..EMPTY.len()].copy_from_slice(&EMPTY);
+            return EMPTY.len();
+        }
+        let (cw, mw, sw) = self.widths();
+        out[..4].copy_from_slice(&MAGIC);
+        out[4] = VERSION;
+        out[5] = (cw as u8) << 4 | if wide { FLAG_WIDE_OFFSETS } else { 0 };
+        out[6] = (sw as u8) << 4 | mw as u8;
+        let mut at = EMPTY.len();
+        for (x, w) in [
+            (self.cardinality, cw),
+            (u64::from(self.n), cw),
+            (self.min, mw),
+            (self.max - self.min, sw),
+        ] {
+            write_le(out, at, x, w);
+            at += w;
+        }
+        at
+    }
+
+    /// Parses the header at the front of `bytes` (which may hold more). Always
+    /// inlined: its result passed through memory costs a store-forwarding stall
+    /// per view opened, which small sets notice.
+    #[inline(always)]
+    pub(crate) fn parse(bytes: &[u8]) -> Result<Parsed, HeaderError> {
+        let fixed = bytes.first_chunk::<7>().ok_or(HeaderError::TooShort)?;
+        if fixed[..4] != MAGIC {
+            return Err(HeaderError::BadMagic);
+        }
+        if fixed[4] != VERSION {
+            return Err(HeaderError::Version(fixed[4]));
+        }
+        let (flags, widths) = (fixed[5], fixed[6]);
+        let cw = usize::from(flags >> 4);
+        let (mw, sw) = (usize::from(widths & 15), usize::from(widths >> 4));
+        if flags & 0x0e != 0 || (cw == 0 && (flags != 0 || widths != 0)) {
+            return Err(HeaderError::Flags(flags));
+        }
+        if cw == 0 {
+            return Ok(Parsed {
+                header: Header::default(),
+                wide: false,
+                len: EMPTY.len(),
+            });
+        }
+        if cw > 8 || mw > 8 || sw > 8 {
+            return Err(HeaderError::Width);
+        }
+        let len = EMPTY.len() + 2 * cw + mw + sw;
+        if bytes.len() < len {
+            return Err(HeaderError::TooShort);
+        }
+        let at = EMPTY.len();
+        let cardinality = read_le(bytes, at, cw);
+        let n = read_le(bytes, at + cw, cw);
+        let min = read_le(bytes, at + 2 * cw, mw);
+        let span = read_le(bytes, at + 2 * cw + mw, sw);
+        // Each width is the fewest bytes that hold its value (the container count
+        // takes the cardinality's).
+        if width_of(cardinality) != cw || width_of(min) != mw || width_of(span) != sw {
+            return Err(HeaderError::Width);
+        }
+        let max = min.checked_add(span).ok_or(HeaderError::Counts)?;
+        if n == 0 || n > cardinality || n > u64::from(u32::MAX) {
+            return Err(HeaderError::Counts);
+        }
+        Ok(Parsed {
+            header: Header {
+                n: n as u32,
+                cardinality,
+                min,
+                max,
+            },
+            wide: flags & FLAG_WIDE_OFFSETS != 0,
+            len,
+        })
+    }
+}
+
+/// The version byte of a buffer that starts with the magic, whatever the version
+/// (for an error that names it).
+pub fn version_of(bytes: &[u8]) -> Option<u8> {
+    (bytes.get(..4)? == MAGIC).then(|| bytes.get(4).copied())?
+}
+
+/// Bytes needed to hold `x` (0 for 0).
+#[inline]
+pub(crate) fn width_of(x: u64) -> usize {
+    (64 - x.leading_zeros() as usize).div_ceil(8)
+}
+
+/// Reads the `width`-byte little-endian integer at `at` (`width <= 8`): one load
+/// and a mask where 8 bytes are readable from `at`, else one load of the buffer's
+/// last 8 bytes and a shift (small buffers read their directory there). Panics if
+/// `bytes[at..at + width]` is out of bounds.
+#[inline(always)]
+pub(crate) fn read_le(bytes: &[u8], at: usize, width: usize) -> u64 {
+    let mask = if width >= 8 {
+        u64::MAX
+    } else {
+        (1u64 << (8 * width)) - 1
+    };
+    if let Some(chunk) = bytes.get(at..).and_then(|s| s.first_chunk::<8>()) {
+        return u64::from_le_bytes(*chunk) & mask;
+    }
+    assert!(at + width <= bytes.len(), "sroar: read past the buffer");
+    if width == 0 {
+        return 0;
+    }
+    match bytes.last_chunk::<8>() {
+        // `at < len`, so the shift is 8 to 56 bits.
+        Some(last) => (u64::from_le_bytes(*last) >> (8 * (at + 8 - bytes.len()))) & mask,
+        None => {
+            let mut b = [0u8; 8];
+            b[..width].copy_from_slice(&bytes[at..at + width]);
+            u64::from_le_bytes(b)
         }
     }
 }
 
-/// Reads a little-endian `u32` at `at`. Panics if out of bounds.
-#[inline]
-pub(crate) fn read_u32(bytes: &[u8], at: usize) -> u32 {
-    let mut b = [0u8; 4];
-    b.copy_from_slice(&bytes[at..at + 4]);
-    u32::from_le_bytes(b)
-}
-
-/// Reads a little-endian `u64` at `at`. Panics if out of bounds.
-#[inline]
-pub(crate) fn read_u64(bytes: &[u8], at: usize) -> u64 {
-    let mut b = [0u8; 8];
-    b.copy_from_slice(&bytes[at..at + 8]);
-    u64::from_le_bytes(b)
+/// Writes the low `width` bytes of `x` at `out[at..]`, little-endian: fixed-size
+/// stores for each width (a copy of a variable length would call `memcpy`).
+#[inline(always)]
+pub(crate) fn write_le(out: &mut [u8], at: usize, x: u64, width: usize) {
+    let b = x.to_le_bytes();
+    match width {
+        0 => {}
+        1 => out[at] = b[0],
+        2 => out[at..at + 2].copy_from_slice(&b[..2]),
+        3 => out[at..at + 3].copy_from_slice(&b[..3]),
+        4 => out[at..at + 4].copy_from_slice(&b[..4]),
+        5 => out[at..at + 5].copy_from_slice(&b[..5]),
+        6 => out[at..at + 6].copy_from_slice(&b[..6]),
+        7 => out[at..at + 7].copy_from_slice(&b[..7]),
+        _ => out[at..at + 8].copy_from_slice(&b),
+    }
 }
 
 #[cfg(test)]
@@ -72,17 +218,106 @@ mod tests {
 
     #[test]
     fn header_round_trip() {
+        for h in [
+            Header::default(),
+            Header {
+                n: 1,
+                cardinality: 1,
+                min: 7919,
+                max: 7919,
+            },
+            Header {
+                n: 3,
+                cardinality: 7,
+                min: 1,
+                max: u64::MAX,
+            },
+            Header {
+                n: u32::MAX,
+                cardinality: u64::MAX,
+                min: u64::MAX,
+                max: u64::MAX,
+            },
+        ] {
+            for wide in [false, true] {
+                let wide = wide && h.cardinality > 0;
+                let mut buf = [0u8; HEADER_MAX_LEN];
+                let len = h.write(wide, &mut buf);
+                assert_eq!(len, h.encoded_len());
+                assert_eq!(&buf[0..4], b"SR64");
+                assert_eq!(buf[4], VERSION);
+                let p = Header::parse(&buf[..len]).unwrap();
+                assert_eq!((p.header, p.wide, p.len), (h, wide, len));
+                assert_eq!(Header::parse(&buf[..len - 1]), Err(HeaderError::TooShort));
+            }
+        }
+        let mut buf = [0u8; HEADER_MAX_LEN];
         let h = Header {
-            n: 3,
-            total_len: 99,
-            cardinality: 7,
-            min: 1,
+            n: u32::MAX,
+            cardinality: u64::MAX,
+            min: u64::MAX,
             max: u64::MAX,
         };
-        let mut buf = [0u8; HEADER_LEN];
-        h.write(&mut buf);
-        assert_eq!(&buf[0..4], b"SR64");
-        assert_eq!(buf[4], 1);
-        assert_eq!(Header::read(&buf), h);
+        assert!(h.write(false, &mut buf) <= HEADER_MAX_LEN);
+    }
+
+    #[test]
+    fn widths_are_the_fewest_bytes() {
+        let mut buf = [0u8; HEADER_MAX_LEN];
+        let h = Header {
+            n: 1,
+            cardinality: 1,
+            min: 7919,
+            max: 7919,
+        };
+        let len = h.write(false, &mut buf);
+        // Magic, version, flags (cardinality width 1), widths (min 2, span 0),
+        // cardinality, count, min.
+        assert_eq!(&buf[..len], b"SR64\x02\x10\x02\x01\x01\xef\x1e");
+        // A wider field than its value needs, a width over 8, flag bits 1..3, and
+        // widths on the empty set are refused.
+        let mut wide_min = buf[..len].to_vec();
+        wide_min[6] = 3;
+        wide_min.insert(len, 0);
+        assert_eq!(Header::parse(&wide_min), Err(HeaderError::Width));
+        let mut nine = buf[..len].to_vec();
+        nine[6] = 9;
+        nine.extend([1; 9]);
+        assert_eq!(Header::parse(&nine), Err(HeaderError::Width));
+        let mut flag = buf[..len].to_vec();
+        flag[5] |= 2;
+        assert_eq!(Header::parse(&flag), Err(HeaderError::Flags(0x12)));
+        assert_eq!(
+            Header::parse(b"SR64\x02\x00\x01"),
+            Err(HeaderError::Flags(0))
+        );
+        assert_eq!(Header::parse(b"SR64\x02\x10\x00\x01"), Err(HeaderError::TooShort));
+    }
+
+    #[test]
+    fn widths_and_reads() {
+        assert_eq!(
+            [0, 1, 255, 256, 65535, 65536, u64::MAX].map(width_of),
+            [0, 1, 1, 2, 2, 3, 8]
+        );
+        let bytes: Vec<u8> = (1..=12).collect();
+        for at in 0..12 {
+            for w in 0..=(12 - at).min(8) {
+                let mut b = [0u8; 8];
+                b[..w].copy_from_slice(&bytes[at..at + w]);
+                assert_eq!(read_le(&bytes, at, w), u64::from_le_bytes(b), "{at} {w}");
+            }
+        }
+        let mut out = [0u8; 4];
+        write_le(&mut out, 1, 0x0102_0304, 3);
+        assert_eq!(out, [0, 4, 3, 2]);
+    }
+
+    #[test]
+    fn version_of_reads_any_version() {
+        assert_eq!(version_of(b"SR64\x01rest"), Some(1));
+        assert_eq!(version_of(&EMPTY), Some(VERSION));
+        assert_eq!(version_of(b"SR64"), None);
+        assert_eq!(version_of(b"XR64\x02"), None);
     }
 }

@@ -3,16 +3,16 @@
 
 use core::fmt;
 
-use super::directory::{decode_descr, decode_key_entry, layout};
-use super::header::{Header, HEADER_LEN, MAGIC, MAX_LEN, VERSION};
-use crate::container::{bitmap::BITMAP_BYTES, canonical_kind, Kind};
+use super::directory::{kind_of, Directory, Shape, BLOCK};
+use super::header::{Header, HeaderError, MAX_LEN, VERSION};
+use crate::container::{canonical_kind, Kind};
 use crate::kernels::dispatch::{kernels, Kernels};
 
 /// Why a buffer is not a valid canonical sroar bitmap.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum FormatError {
-    /// The buffer is shorter than the 40-byte header.
+    /// The buffer ends inside its header.
     TooShort {
         /// Buffer length.
         len: usize,
@@ -26,17 +26,14 @@ pub enum FormatError {
     BadMagic,
     /// The version byte is not one this crate reads.
     UnsupportedVersion(u8),
-    /// The flags byte is not zero.
-    NonZeroFlags(u8),
-    /// The reserved bytes 6..8 are not zero.
-    NonZeroReserved,
-    /// The header's total length differs from the buffer length.
-    LengthMismatch {
-        /// Length in the header.
-        header: u32,
-        /// Actual buffer length.
-        actual: usize,
-    },
+    /// The flags byte has a bit set that is not defined, or that this set
+    /// does not call for.
+    BadFlags(u8),
+    /// A header field is over 8 bytes wide, or wider than its value needs.
+    HeaderWidths,
+    /// The header's counts contradict each other: no containers in a non-empty
+    /// set, more containers than values, or a max past `u64::MAX`.
+    HeaderCounts,
     /// The directory of `n` containers does not fit in the buffer.
     DirectoryOverflow {
         /// Number of containers in the header.
@@ -49,26 +46,15 @@ pub enum FormatError {
         /// Container index.
         index: usize,
     },
-    /// A descriptor holds type code 0.
-    BadContainerType {
+    /// A payload offset is not greater than the previous one, or past the end.
+    OffsetsNotIncreasing {
         /// Container index.
         index: usize,
     },
-    /// A payload offset is not where packing puts it.
-    BadOffset {
-        /// Container index.
-        index: usize,
-        /// Offset packing requires.
-        expected: u64,
-        /// Offset found in the descriptor.
-        found: u32,
-    },
-    /// A payload runs past the end of the buffer.
-    PayloadOutOfBounds {
-        /// Container index.
-        index: usize,
-        /// Payload offset.
-        offset: u64,
+    /// The offsets are 4 bytes wide though 2 would hold them, or the reverse.
+    OffsetWidth {
+        /// Whether the flags say 4 bytes.
+        wide: bool,
     },
     /// A run payload's size is not a positive multiple of 4.
     BadRunPayloadSize {
@@ -84,6 +70,15 @@ pub enum FormatError {
         /// Cardinality in the directory.
         declared: u32,
         /// Cardinality of the payload.
+        actual: u64,
+    },
+    /// A count before a block of 64 containers differs from the containers'.
+    CountMismatch {
+        /// The block it is stored before.
+        block: usize,
+        /// The stored count.
+        stored: u64,
+        /// The sum of the cardinalities before the block.
         actual: u64,
     },
     /// Array values are not strictly increasing.
@@ -116,9 +111,9 @@ pub enum FormatError {
         /// Kind the rule picks.
         expected: Kind,
     },
-    /// Bytes follow the last payload.
+    /// Bytes follow the empty set's header.
     TrailingBytes {
-        /// Where the last payload ends.
+        /// Where the header ends.
         end: u64,
         /// Buffer length.
         len: usize,
@@ -134,14 +129,14 @@ pub enum FormatError {
     MinHeader {
         /// Header value.
         header: u64,
-        /// Smallest value (0 when empty).
+        /// Smallest value.
         actual: u64,
     },
     /// The header's max differs from the largest value.
     MaxHeader {
         /// Header value.
         header: u64,
-        /// Largest value (0 when empty).
+        /// Largest value.
         actual: u64,
     },
 }
@@ -151,33 +146,35 @@ impl fmt::Display for FormatError {
         use FormatError::*;
         f.write_str("invalid sroar bitmap: ")?;
         match self {
-            TooShort { len } => write!(f, "{len} bytes is shorter than the 40-byte header"),
+            TooShort { len } => write!(f, "{len} bytes end inside the header"),
             TooLong { len } => write!(f, "{len} bytes is not below the 2^30-byte limit"),
             BadMagic => f.write_str("bytes 0..4 are not the magic \"SR64\""),
-            UnsupportedVersion(v) => write!(f, "unsupported format version {v} (byte 4)"),
-            NonZeroFlags(v) => write!(f, "flags byte 5 is {v}, must be 0"),
-            NonZeroReserved => f.write_str("reserved bytes 6..8 are not 0"),
-            LengthMismatch { header, actual } => {
-                write!(f, "header says {header} bytes (byte 12) but the buffer has {actual}")
-            }
+            UnsupportedVersion(v) => write!(
+                f,
+                "format version {v} (byte 4); this build reads version {VERSION}"
+            ),
+            BadFlags(v) => write!(f, "flags byte 5 is {v:#04x}"),
+            HeaderWidths => f.write_str(
+                "a header field is over 8 bytes wide, or wider than its value needs",
+            ),
+            HeaderCounts => f.write_str(
+                "header counts contradict each other (containers, values, min and max)",
+            ),
             DirectoryOverflow { n, len } => {
                 write!(f, "directory of {n} containers does not fit in {len} bytes")
             }
             KeysNotIncreasing { index } => {
                 write!(f, "container {index}: key not greater than the previous key")
             }
-            BadContainerType { index } => write!(f, "container {index}: type code 0"),
-            BadOffset {
-                index,
-                expected,
-                found,
-            } => write!(
+            OffsetsNotIncreasing { index } => write!(
                 f,
-                "container {index}: payload offset {found}, expected {expected}"
+                "container {index}: payload offset not after the previous one, or past the end"
             ),
-            PayloadOutOfBounds { index, offset } => write!(
+            OffsetWidth { wide } => write!(
                 f,
-                "container {index}: payload at byte {offset} runs past the end"
+                "offsets are {} bytes wide, the canonical width is {}",
+                if *wide { 4 } else { 2 },
+                if *wide { 2 } else { 4 }
             ),
             BadRunPayloadSize { index, size } => write!(
                 f,
@@ -190,6 +187,14 @@ impl fmt::Display for FormatError {
             } => write!(
                 f,
                 "container {index}: directory says {declared} values, payload holds {actual}"
+            ),
+            CountMismatch {
+                block,
+                stored,
+                actual,
+            } => write!(
+                f,
+                "count before block {block} is {stored}, the containers before it hold {actual}"
             ),
             ArrayNotIncreasing { index, offset } => write!(
                 f,
@@ -213,17 +218,17 @@ impl fmt::Display for FormatError {
                 expected.name()
             ),
             TrailingBytes { end, len } => {
-                write!(f, "payloads end at byte {end} but the buffer has {len} bytes")
+                write!(f, "the empty set ends at byte {end} but the buffer has {len} bytes")
             }
             CardinalityHeader { header, actual } => write!(
                 f,
-                "header cardinality {header} (byte 16) differs from the contents' {actual}"
+                "header cardinality {header} differs from the contents' {actual}"
             ),
             MinHeader { header, actual } => {
-                write!(f, "header min {header} (byte 24) differs from the smallest value {actual}")
+                write!(f, "header min {header} differs from the smallest value {actual}")
             }
             MaxHeader { header, actual } => {
-                write!(f, "header max {header} (byte 32) differs from the largest value {actual}")
+                write!(f, "header max {header} differs from the largest value {actual}")
             }
         }
     }
@@ -231,114 +236,99 @@ impl fmt::Display for FormatError {
 
 impl std::error::Error for FormatError {}
 
-// One bounds check and one load each: the directory walk calls these per
-// container.
-#[inline]
-fn u32_at(b: &[u8], at: usize) -> u32 {
-    let mut w = [0u8; 4];
-    w.copy_from_slice(&b[at..at + 4]);
-    u32::from_le_bytes(w)
+impl From<HeaderError> for FormatError {
+    fn from(e: HeaderError) -> Self {
+        match e {
+            HeaderError::TooShort => FormatError::TooShort { len: 0 },
+            HeaderError::BadMagic => FormatError::BadMagic,
+            HeaderError::Version(v) => FormatError::UnsupportedVersion(v),
+            HeaderError::Flags(v) => FormatError::BadFlags(v),
+            HeaderError::Width => FormatError::HeaderWidths,
+            HeaderError::Counts => FormatError::HeaderCounts,
+        }
+    }
 }
 
-#[inline]
-fn u64_at(b: &[u8], at: usize) -> u64 {
-    let mut w = [0u8; 8];
-    w.copy_from_slice(&b[at..at + 8]);
-    u64::from_le_bytes(w)
-}
-
-/// Checks that `bytes` is a canonical sroar buffer; returns its header.
+/// Checks that `bytes` is a canonical sroar buffer; returns its shape.
 ///
 /// Every index below is bounds-checked beforehand, so this never panics.
-pub fn validate(bytes: &[u8]) -> Result<Header, FormatError> {
+pub(crate) fn validate(bytes: &[u8]) -> Result<Shape, FormatError> {
     let len = bytes.len();
-    let Some(head) = bytes.first_chunk::<HEADER_LEN>() else {
-        return Err(FormatError::TooShort { len });
-    };
     if len >= MAX_LEN {
         return Err(FormatError::TooLong { len });
     }
-    if head[0..4] != MAGIC {
-        return Err(FormatError::BadMagic);
+    let parsed = Header::parse(bytes).map_err(|e| match e {
+        HeaderError::TooShort => FormatError::TooShort { len },
+        e => FormatError::from(e),
+    })?;
+    let shape = Shape::new(&parsed, len).ok_or(FormatError::DirectoryOverflow {
+        n: parsed.header.n,
+        len,
+    })?;
+    let h = parsed.header;
+    if h.cardinality == 0 {
+        // The empty set is its 7-byte header, nothing more.
+        return if len == parsed.len {
+            Ok(shape)
+        } else {
+            Err(FormatError::TrailingBytes {
+                end: parsed.len as u64,
+                len,
+            })
+        };
     }
-    if head[4] != VERSION {
-        return Err(FormatError::UnsupportedVersion(head[4]));
-    }
-    if head[5] != 0 {
-        return Err(FormatError::NonZeroFlags(head[5]));
-    }
-    if head[6..8] != [0, 0] {
-        return Err(FormatError::NonZeroReserved);
-    }
-    let h = Header::read(head);
-    if h.total_len as usize != len {
-        return Err(FormatError::LengthMismatch {
-            header: h.total_len,
-            actual: len,
-        });
-    }
-    let n = h.n as usize;
-    if (HEADER_LEN as u64) + 12 * u64::from(h.n) > len as u64 {
-        return Err(FormatError::DirectoryOverflow { n: h.n, len });
-    }
-    let (keys_at, descr_at, payload_at) = layout(n);
+    let dir = Directory::new(bytes, shape);
+    let n = shape.n();
     // Looked up once: most containers are small, so the lookup would show.
     let kernels = kernels();
-    let mut expected = payload_at as u64;
     let mut card_sum = 0u64;
-    let mut first = None;
+    let mut first = 0u64;
     let mut last = 0u64;
-    let mut prev_key = None;
+    let mut prev_key = 0u64;
+    let mut prev_end = shape.payload as usize;
     for index in 0..n {
         if index % 4096 == 4095 {
             crate::interrupt::check();
         }
-        let entry = u64_at(bytes, keys_at + 8 * index);
-        let (key, card) = decode_key_entry(entry);
-        if prev_key.is_some_and(|p| key <= p) {
+        let key = dir.key_unvalidated(index);
+        if index > 0 && key <= prev_key {
             return Err(FormatError::KeysNotIncreasing { index });
         }
-        prev_key = Some(key);
-        let (code, offset) = decode_descr(u32_at(bytes, descr_at + 4 * index));
-        let kind = Kind::from_code(code).ok_or(FormatError::BadContainerType { index })?;
-        if u64::from(offset) != expected {
-            return Err(FormatError::BadOffset {
-                index,
-                expected,
-                found: offset,
-            });
-        }
-        let start = offset as usize;
-        let size = match kind {
-            Kind::Array => 2 * card as usize,
-            Kind::Bitmap => BITMAP_BYTES,
-            Kind::Run => {
-                let end = if index + 1 < n {
-                    u64::from(decode_descr(u32_at(bytes, descr_at + 4 * (index + 1))).1)
-                } else {
-                    len as u64
-                };
-                let size = end.wrapping_sub(offset as u64);
-                if end <= offset as u64 || size % 4 != 0 {
-                    return Err(FormatError::BadRunPayloadSize {
-                        index,
-                        size: end.saturating_sub(offset as u64),
-                    });
-                }
-                size as usize
+        prev_key = key;
+        if index.is_multiple_of(BLOCK) && index > 0 {
+            let stored = dir.card_prefix(index);
+            if stored != card_sum {
+                return Err(FormatError::CountMismatch {
+                    block: index / BLOCK,
+                    stored,
+                    actual: card_sum,
+                });
             }
-        };
-        if start + size > len {
-            return Err(FormatError::PayloadOutOfBounds {
-                index,
-                offset: expected,
-            });
         }
-        let payload = &bytes[start..start + size];
+        // Offsets are read as stored, then checked: increasing and inside the
+        // buffer, so every payload is a non-empty range of it.
+        let start = prev_end;
+        let end = dir.start(index + 1);
+        if end <= start || end > len {
+            return Err(FormatError::OffsetsNotIncreasing { index: index + 1 });
+        }
+        prev_end = end;
+        let card = dir.card(index);
+        let size = end - start;
+        let kind = kind_of(card, size);
+        let payload = &bytes[start..end];
         let (actual, nruns, lo, hi) = match kind {
             Kind::Array => check_array(kernels, payload, index, start)?,
             Kind::Bitmap => check_bitmap(kernels, payload),
-            Kind::Run => check_runs(kernels, payload, index, start)?,
+            Kind::Run => {
+                if !size.is_multiple_of(4) {
+                    return Err(FormatError::BadRunPayloadSize {
+                        index,
+                        size: size as u64,
+                    });
+                }
+                check_runs(kernels, payload, index, start)?
+            }
         };
         if actual != u64::from(card) {
             return Err(FormatError::CardinalityMismatch {
@@ -357,12 +347,15 @@ pub fn validate(bytes: &[u8]) -> Result<Header, FormatError> {
         }
         card_sum += actual;
         let high = key << 16;
-        first.get_or_insert(high | u64::from(lo));
+        if index == 0 {
+            first = high | u64::from(lo);
+        }
         last = high | u64::from(hi);
-        expected += size as u64;
     }
-    if expected != len as u64 {
-        return Err(FormatError::TrailingBytes { end: expected, len });
+    // The widest offset decides the width; canonical is the narrower that holds it.
+    let last_half = (dir.start(n - 1) - shape.payload as usize) / 2;
+    if parsed.wide != (last_half > usize::from(u16::MAX)) {
+        return Err(FormatError::OffsetWidth { wide: parsed.wide });
     }
     if h.cardinality != card_sum {
         return Err(FormatError::CardinalityHeader {
@@ -370,11 +363,10 @@ pub fn validate(bytes: &[u8]) -> Result<Header, FormatError> {
             actual: card_sum,
         });
     }
-    let min = first.unwrap_or(0);
-    if h.min != min {
+    if h.min != first {
         return Err(FormatError::MinHeader {
             header: h.min,
-            actual: min,
+            actual: first,
         });
     }
     if h.max != last {
@@ -383,7 +375,7 @@ pub fn validate(bytes: &[u8]) -> Result<Header, FormatError> {
             actual: last,
         });
     }
-    Ok(h)
+    Ok(shape)
 }
 
 /// Returns `(cardinality, runs, min, max)` of a non-empty array payload.

@@ -6,8 +6,7 @@
 //! * sorted, strictly increasing `u16` arrays: `&[[u8; 2]]`;
 //! * bitmaps: `&[[u8; 8]]` of exactly [`bitmap::WORDS`] words (bit `b` of
 //!   word `w` is value `64 * w + b`);
-//! * runs: `&[[u8; 4]]`, each `start: u16 LE, len_minus_1: u16 LE`;
-//! * directory keys: `&[[u8; 8]]`, each a LE `u64`.
+//! * runs: `&[[u8; 4]]`, each `start: u16 LE, len_minus_1: u16 LE`.
 //!
 //! Array and run outputs are *appended* to the given `Vec`.
 //!
@@ -34,7 +33,6 @@
 //! | `owned::*` (in-place merges of scratch arrays, walks of bits and runs) | scalar | – | – | – |
 //! | `values::fill_consecutive` | vectorized loop (SSE2 / NEON) | 2 per store | 4 per store | 8 per store |
 //! | `values::bits_into` (bitmap iteration) | `tzcnt` loop | (scalar) | byte table, 8 lanes per byte (words of 6+ bits) | (AVX2) |
-//! | `search::lower_bound_keys` | branchless binary search | + 16-entry window compare | + 16-entry window compare | + 32-entry window compare |
 //!
 //! The NEON tier exists on little-endian aarch64 only; its table takes the
 //! scalar entries (`..SCALAR`) for the kernels marked "(scalar)". Its tests
@@ -42,9 +40,9 @@
 //!
 //! Short inputs and very different sizes fall back from a SIMD tier to the
 //! next lower one. `unsafe` lives only in the SIMD tier files
-//! (`avx2/{array,ascending,bitmap,run,search,values}.rs`,
-//! `avx512/{array,bitmap,search,values}.rs`,
-//! `neon/{array,bitmap,search,values}.rs`, each starting with
+//! (`avx2/{array,ascending,bitmap,run,values}.rs`,
+//! `avx512/{array,bitmap,values}.rs`,
+//! `neon/{array,bitmap,values}.rs`, each starting with
 //! `#![allow(unsafe_code)]`); every SIMD load and store goes through a
 //! reference of exactly the accessed size (a masked load enables exactly the
 //! lanes of its reference), and the `#[target_feature]` functions are only

@@ -129,8 +129,6 @@ pub struct Kernels {
     pub bitmap_count_runs: fn(&[u64; 1024]) -> u32,
     /// [`bitmap::to_array`].
     pub bitmap_to_array: fn(&[u64; 1024], &mut Vec<u16>),
-    /// [`search::lower_bound_keys`].
-    pub lower_bound_keys: fn(&[[u8; 8]], u64) -> usize,
     /// [`array::ascending_runs`].
     pub array_ascending_runs: fn(&[[u8; 2]]) -> Option<u32>,
     /// [`bitmap::card_and_runs`].
@@ -159,7 +157,6 @@ pub static SCALAR: Kernels = Kernels {
     bitmap_popcount: scalar::bitmap::popcount,
     bitmap_count_runs: scalar::bitmap::count_runs,
     bitmap_to_array: scalar::bitmap::to_array,
-    lower_bound_keys: scalar::search::lower_bound_keys,
     array_ascending_runs: scalar::array::ascending_runs,
     bitmap_card_and_runs: scalar::bitmap::card_and_runs,
     fill_consecutive: scalar::values::fill_consecutive,

@@ -46,7 +46,7 @@ pub fn cmp(a: RoaringView<'_>, b: RoaringView<'_>) -> Ordering {
             return ka.cmp(&kb);
         }
         let (ca, cb) = (a.container(i).1, b.container(i).1);
-        if da.entry(i) != db.entry(i) || ca.kind() != cb.kind() || ca.as_bytes() != cb.as_bytes() {
+        if da.card(i) != db.card(i) || ca.kind() != cb.kind() || ca.as_bytes() != cb.as_bytes() {
             let more = (i + 1 < na, i + 1 < nb);
             if let Some(ord) = cmp_containers(ca, cb, more) {
                 return ord;

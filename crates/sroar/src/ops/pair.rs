@@ -119,7 +119,7 @@ pub(crate) fn for_each_run_word(
 
 /// Payload bytes of a view (everything after the header and the directory).
 pub(crate) fn payload_bytes(v: RoaringView<'_>) -> usize {
-    v.as_bytes().len() - crate::format::HEADER_LEN - 12 * v.container_count()
+    v.payload_len()
 }
 
 /// Payload bytes that bound the runs of a container: an array's values are at

@@ -19,13 +19,12 @@ pub(crate) struct Slot<'a> {
 }
 
 impl<'a> Slot<'a> {
-    #[inline]
+    #[inline(always)]
     pub(crate) fn at(v: RoaringView<'a>, dir: &Directory<'a>, i: usize) -> Self {
-        let (key, c) = v.container(i);
         Slot {
-            key,
+            key: dir.key(i),
             card: dir.card(i),
-            c,
+            c: v.container_at(dir, i),
         }
     }
 }
@@ -95,6 +94,7 @@ pub(crate) fn common<'a>(
 
 /// The first index `>= from` whose key is `>= key`, by exponential then binary
 /// search from `from` (cheap when the answer is near).
+#[inline]
 pub(crate) fn seek(dir: &Directory<'_>, from: usize, key: u64) -> usize {
     let n = dir.len();
     if from >= n || dir.key(from) >= key {

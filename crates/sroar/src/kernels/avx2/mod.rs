@@ -8,7 +8,6 @@ mod array;
 mod ascending;
 mod bitmap;
 mod run;
-mod search;
 mod values;
 
 use super::table::{Avx2Proof, Kernels, Tier};
@@ -28,7 +27,6 @@ static TABLE: Kernels = Kernels {
     bitmap_popcount: bitmap::popcount,
     bitmap_count_runs: bitmap::count_runs,
     bitmap_to_array: bitmap::to_array,
-    lower_bound_keys: search::lower_bound_keys,
     array_ascending_runs: ascending::ascending_runs,
     bitmap_card_and_runs: bitmap::card_and_runs,
     fill_consecutive: values::fill_consecutive,

@@ -6,7 +6,6 @@
 
 mod array;
 mod bitmap;
-mod search;
 mod values;
 
 use std::sync::OnceLock;
@@ -40,7 +39,6 @@ pub(in crate::kernels) fn table(proof: Avx512Proof) -> &'static Kernels {
         bitmap_popcount: bitmap::popcount,
         bitmap_count_runs: bitmap::count_runs,
         bitmap_to_array: bitmap::to_array,
-        lower_bound_keys: search::lower_bound_keys,
         bitmap_card_and_runs: bitmap::card_and_runs,
         fill_consecutive: values::fill_consecutive,
         ..*avx2

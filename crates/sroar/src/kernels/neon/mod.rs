@@ -9,7 +9,6 @@
 
 mod array;
 mod bitmap;
-mod search;
 mod values;
 
 use super::table::{Kernels, NeonProof, Tier, SCALAR};
@@ -29,7 +28,6 @@ static TABLE: Kernels = Kernels {
     bitmap_popcount: bitmap::popcount,
     bitmap_count_runs: bitmap::count_runs,
     bitmap_card_and_runs: bitmap::card_and_runs,
-    lower_bound_keys: search::lower_bound_keys,
     fill_consecutive: values::fill_consecutive,
     ..SCALAR
 };

@@ -9,7 +9,7 @@ use hashbrown::HashMap;
 use super::scratch::Acc;
 use crate::container::bitmap::WORDS;
 use crate::container::{canonical_kind, payload_len, Container, Kind};
-use crate::format::encode::{Encoder, Layout};
+use crate::format::encode::{Encoder, Layout, Plan};
 use crate::ops::key_hash::KeyHash;
 use crate::view::RoaringView;
 use crate::writer::{CapacityError, Writer};
@@ -82,8 +82,8 @@ pub(super) struct Store<A: Allocator + Clone> {
     /// Slots in key order, valid when `ordered`.
     pub(super) order: Vec<u32, A>,
     pub(super) ordered: bool,
-    /// The layout of the result, valid until the next change.
-    pub(super) summary: Option<Layout>,
+    /// Where the result goes, valid until the next change.
+    pub(super) summary: Option<Plan>,
     pub(super) alloc: A,
 }
 
@@ -183,8 +183,9 @@ impl<A: Allocator + Clone> Store<A> {
                         t.key << 16 | u64::from(t.acc.min_max().1),
                     );
                 }
-                self.summary = Some(l);
-                l
+                let plan = l.plan();
+                self.summary = Some(plan);
+                plan
             }
         };
         layout.len()
