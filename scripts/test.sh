@@ -4,7 +4,8 @@
 #   1. formatting and clippy (warnings are errors)
 #   2. crates/sroar: unit, property and interop tests
 #   3. crates/sroar's NEON tier: the crate's tests cross-compiled for aarch64 and run
-#      under qemu-aarch64 (scripts/aarch64.sh, which installs its packages)
+#      under qemu-aarch64 (scripts/aarch64.sh, which installs its packages); the fuzz
+#      targets' checks on their seed corpora
 #   4. the extension's in-process tests (cargo pgrx test, #[pg_test])
 #   5. the SQL regression suite (pg_regress, tests/sql + tests/expected) against a fresh
 #      throwaway cluster with the release build installed
@@ -41,6 +42,9 @@ step "cargo fmt --check" cargo fmt --all -- --check
 step "cargo clippy -D warnings" cargo clippy --locked --workspace --all-targets -- -D warnings
 step "crates/sroar tests" cargo test --locked -p sroar
 step "crates/sroar NEON tier (aarch64 under qemu)" bash "$ROOT/scripts/aarch64.sh"
+# The fuzz targets' checks on their seeds, without libFuzzer, so that they follow the
+# format (the fuzz crate is outside the workspace, with its own lock file).
+step "crates/sroar fuzz checks on the seeds" cargo test --locked --manifest-path "$ROOT/crates/sroar/fuzz/Cargo.toml"
 
 PGRX_DATA=$(cluster_dir .pgtest/pgrx)
 as_root mkdir -p "$PGRX_DATA"

@@ -61,8 +61,8 @@ pub enum Edit {
     Put16 { at: u32, value: u16 },
     /// Drop the last `n` bytes.
     Truncate { n: u16 },
-    /// Set the header's total length to the buffer length.
-    FixLength,
+    /// Append `n` zero bytes (the last payload's size is implied by the length).
+    Extend { n: u8 },
 }
 
 /// One case: a set, edits of its encoding, and parameters for the view checks.
@@ -138,7 +138,9 @@ impl Piece {
 }
 
 impl Edit {
-    fn apply(&self, bytes: &mut Vec<u8>, n: usize) {
+    /// `header` and `head` are the byte lengths of the header and of the header
+    /// with the directory.
+    fn apply(&self, bytes: &mut Vec<u8>, header: usize, head: usize) {
         let len = bytes.len();
         if len == 0 {
             return;
@@ -146,9 +148,9 @@ impl Edit {
         match *self {
             Edit::Xor { region, at, mask } => {
                 let (lo, hi) = match region % 4 {
-                    0 => (0, 40),
-                    1 => (40, 40 + 12 * n),
-                    _ => (40 + 12 * n, len),
+                    0 => (0, header),
+                    1 => (header, head),
+                    _ => (head, len),
                 };
                 let (lo, hi) = (lo.min(len), hi.min(len));
                 if lo < hi {
@@ -162,13 +164,17 @@ impl Edit {
                 }
             }
             Edit::Truncate { n } => bytes.truncate(len.saturating_sub(usize::from(n))),
-            Edit::FixLength => {
-                if len >= 16 {
-                    bytes[12..16].copy_from_slice(&(len as u32).to_le_bytes());
-                }
-            }
+            Edit::Extend { n } => bytes.resize(len + usize::from(n), 0),
         }
     }
+}
+
+/// Bytes of a valid buffer's header: 7 fixed bytes, then the cardinality and the
+/// container count in `cw` bytes each, min in `mw` and max - min in `sw` (FORMAT.md).
+fn header_len(bytes: &[u8]) -> usize {
+    let cw = usize::from(bytes[5] >> 4);
+    let (mw, sw) = (usize::from(bytes[6] & 15), usize::from(bytes[6] >> 4));
+    7 + 2 * cw + mw + sw
 }
 
 /// Runs every check of the `structured` target on one case.
@@ -196,10 +202,11 @@ pub fn check(case: &Case) {
         view::check(&v, &case.params);
         return;
     }
-    let n = v.container_count();
+    let header = header_len(&bytes);
+    let head = v.stats().head_bytes as usize;
     let mut edited = bytes.clone();
     for e in &case.edits {
-        e.apply(&mut edited, n);
+        e.apply(&mut edited, header, head);
     }
     let Ok(ev) = RoaringView::from_bytes(&edited) else {
         return;

@@ -160,7 +160,7 @@ fn header(v: &RoaringView<'_>) {
 fn stats(v: &RoaringView<'_>) {
     let s = v.stats();
     let n = v.container_count() as u64;
-    assert_eq!(s.version, 1, "stats: version");
+    assert_eq!(s.version, sroar::FORMAT_VERSION, "stats: version");
     assert_eq!(s.cardinality, v.len(), "stats: cardinality");
     assert_eq!(s.containers, n, "stats: containers");
     assert_eq!(
@@ -180,9 +180,16 @@ fn stats(v: &RoaringView<'_>) {
         "stats: cardinality by kind"
     );
     assert_eq!(
-        40 + 12 * n + kinds.iter().map(|k| k.payload_bytes).sum::<u64>(),
+        s.head_bytes + kinds.iter().map(|k| k.payload_bytes).sum::<u64>(),
         s.total_bytes,
         "stats: header + directory + payloads"
+    );
+    // The header and, per container, at most a 6-byte key, a 2-byte cardinality and
+    // a 4-byte offset, and an 8-byte count per block of 64.
+    assert!(
+        s.head_bytes >= 7 && s.head_bytes <= sroar::HEADER_MAX_LEN as u64 + 12 * n + 8 * (n / 64),
+        "stats: head_bytes {} for {n} containers",
+        s.head_bytes
     );
     assert_eq!(
         s.array.payload_bytes,
