@@ -4,7 +4,7 @@
 use crate::container::bitmap::{self, WORDS};
 use crate::container::{canonical_kind, Container, Kind};
 use crate::format::directory::KEY_LIMIT;
-use crate::format::encode::{head_len_bound, Encoder, Layout, Plan};
+use crate::format::encode::{head_len_bound, head_len_expected, Encoder, Layout, Plan};
 use crate::format::MAX_LEN;
 use crate::kernels;
 
@@ -49,7 +49,28 @@ impl Writer {
     /// An empty writer with room for `containers` containers and `payload_bytes`
     /// bytes of payload.
     pub fn with_capacity(containers: usize, payload_bytes: usize) -> Self {
-        let prefix = head_len_bound(containers);
+        Self::with_prefix(containers, head_len_bound(containers), payload_bytes)
+    }
+
+    /// An empty writer for a result expected to have `containers` containers,
+    /// `payload_bytes` bytes of payload and `cardinality` values from `min` to
+    /// `max`, as a union or difference of disjoint sets has. Header fields and keys
+    /// take the bytes their values need, so a directory's length is known only at
+    /// the end: when the result has the expected shape, its directory fills the room
+    /// kept for it exactly and [`Writer::into_vec`] moves nothing; otherwise it
+    /// moves the payloads once, as for any reservation larger than the directory.
+    pub(crate) fn with_expected(
+        containers: usize,
+        payload_bytes: usize,
+        cardinality: u64,
+        min: u64,
+        max: u64,
+    ) -> Self {
+        let prefix = head_len_expected(containers, payload_bytes, cardinality, min, max);
+        Self::with_prefix(containers, prefix, payload_bytes)
+    }
+
+    fn with_prefix(containers: usize, prefix: usize, payload_bytes: usize) -> Self {
         let mut arena = Vec::with_capacity(prefix.saturating_add(payload_bytes));
         arena.resize(prefix, 0);
         Writer {
@@ -532,6 +553,48 @@ mod tests {
         }
         assert_eq!(copy.encoded_len(), Ok(bytes.len()));
         assert_eq!(copy.into_vec().unwrap(), bytes);
+    }
+
+    /// The same containers through writers whose expected shape is exact, too
+    /// large (fewer containers, values or a narrower span arrive) and too small
+    /// (more arrive): the bytes are the same, and an exact expectation is the
+    /// directory's length, so `into_vec` moves nothing.
+    #[test]
+    fn expected_shapes_give_the_same_bytes() {
+        // Keys spread over 5 bytes, values over 4 bytes of count, payload offsets
+        // past 2^17 (wide), and a block of counts.
+        let keys: Vec<u64> = (0..130u64).map(|i| i * 0x1_0000_0001 + 7).collect();
+        let push = |mut w: Writer| {
+            for (i, &k) in keys.iter().enumerate() {
+                if i % 3 == 0 {
+                    w.push_full(k);
+                } else {
+                    let lows: Vec<u16> = (0..(i as u16 * 31)).map(|x| x * 2).collect();
+                    w.push_sorted_lows(k, &lows);
+                }
+            }
+            w
+        };
+        let reference = push(Writer::new());
+        let len = reference.encoded_len().unwrap();
+        let head = reference.plan().head_len();
+        let (n, payload) = (keys.len(), reference.payload_len());
+        let (card, min, max) = (reference.len(), reference.min, reference.max);
+        assert_eq!(head_len_expected(n, payload, card, min, max), head);
+        let mut expected = vec![0u8; len];
+        reference.write_into(&mut expected).unwrap();
+        for (containers, payload, card, min, max) in [
+            (n, payload, card, min, max),
+            (n + 200, payload * 2, card << 20, 0, u64::MAX),
+            (n / 2, payload / 2, card / 2, min + 1, max - 1),
+            (1, 2, 1, max, max),
+            (0, 0, 0, 0, 0),
+        ] {
+            let w = push(Writer::with_expected(containers, payload, card, min, max));
+            assert_eq!(w.into_vec().unwrap(), expected);
+        }
+        let v = RoaringView::from_bytes(&expected).unwrap();
+        assert_eq!(v.len(), card);
     }
 
     #[test]

@@ -41,6 +41,35 @@ pub(crate) fn head_len_bound(containers: usize) -> usize {
     HEADER_MAX_LEN + 12 * containers + 8 * (containers / BLOCK)
 }
 
+/// Bytes before the first payload of a buffer of `containers` containers holding
+/// `payload` bytes of payload and `cardinality` values from `min` to `max`: exact
+/// when the buffer has that shape (a producer that expects it reserves this much,
+/// so that the directory fills the room it kept). Every field is at least what a
+/// buffer of at most these containers, payload bytes and values, within these
+/// bounds, needs, except where the buffer ends up with more containers.
+pub(crate) fn head_len_expected(
+    containers: usize,
+    payload: usize,
+    cardinality: u64,
+    min: u64,
+    max: u64,
+) -> usize {
+    if containers == 0 || cardinality == 0 {
+        return EMPTY_LEN;
+    }
+    let layout = Layout {
+        containers: containers as u64,
+        payload: payload as u64,
+        // The largest offset is below the total; taking the total can only widen
+        // the offsets, never narrow them.
+        last_offset: payload as u64,
+        cardinality,
+        min,
+        max,
+    };
+    layout.plan().head_len()
+}
+
 /// The shape of a buffer about to be written: its containers' count, payload bytes
 /// and values, and the set's smallest and largest value.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

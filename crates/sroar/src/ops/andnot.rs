@@ -3,7 +3,7 @@
 use core::ops::ControlFlow;
 
 use super::and::disjoint_ranges;
-use super::pair::{for_each_run_word, is_full, payload_bytes, same, Scratch, Slices};
+use super::pair::{disjoint_writer, for_each_run_word, is_full, same, Scratch, Slices};
 use super::walk::{merge, Step};
 use crate::container::Container;
 use crate::kernels::bitmap::BitOp;
@@ -14,7 +14,7 @@ use crate::writer::{CapacityError, Writer};
 /// `a \ b`, as an unfinished [`Writer`]. Keys of `a` that `b` lacks are copied
 /// verbatim.
 pub fn andnot_writer(a: RoaringView<'_>, b: RoaringView<'_>) -> Writer {
-    let mut w = Writer::with_capacity(a.container_count(), payload_bytes(a));
+    let mut w = disjoint_writer(&[a]);
     if disjoint_ranges(a, b) {
         for (key, c) in a.containers() {
             w.push_container(key, c);
@@ -32,6 +32,10 @@ pub fn andnot_writer(a: RoaringView<'_>, b: RoaringView<'_>) -> Writer {
 
 /// `a \ b`, encoded.
 pub fn andnot(a: RoaringView<'_>, b: RoaringView<'_>) -> Result<Vec<u8>, CapacityError> {
+    // Nothing of `a` is removed: its canonical bytes are the result's.
+    if disjoint_ranges(a, b) {
+        return Ok(a.as_bytes().to_vec());
+    }
     andnot_writer(a, b).into_vec()
 }
 

@@ -1,6 +1,6 @@
 //! Union of two views.
 
-use super::pair::{is_full, payload_bytes, same, Scratch, Slices};
+use super::pair::{disjoint_writer, is_full, same, Scratch, Slices};
 use super::walk::{merge, Step};
 use crate::container::{Container, ARRAY_MAX};
 use crate::kernels::bitmap::BitOp;
@@ -13,10 +13,7 @@ use crate::writer::{CapacityError, Writer};
 pub fn or_writer(a: RoaringView<'_>, b: RoaringView<'_>) -> Writer {
     // A reservation, not a bound: a union can outgrow its inputs (an array's
     // isolated values merged into a long run make a run container bigger than both).
-    let mut w = Writer::with_capacity(
-        a.container_count() + b.container_count(),
-        payload_bytes(a) + payload_bytes(b),
-    );
+    let mut w = disjoint_writer(&[a, b]);
     let mut s = Scratch::new();
     merge(a, b, |step| match step {
         Step::Left(x) | Step::Right(x) => w.push_container(x.key, x.c),

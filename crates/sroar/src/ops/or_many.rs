@@ -40,7 +40,12 @@ pub fn or_many(views: &[RoaringView<'_>]) -> Writer {
             }
         };
     }
-    let mut w = Writer::with_capacity(groups.keys.len(), payload);
+    // Sized as if no key were shared (exact for views of disjoint keys).
+    let live = views.iter().filter(|v| !v.is_empty());
+    let card = live.clone().fold(0u64, |c, v| c.saturating_add(v.len()));
+    let min = live.clone().filter_map(|v| v.min()).min().unwrap_or(0);
+    let max = live.filter_map(|v| v.max()).max().unwrap_or(0);
+    let mut w = Writer::with_expected(groups.keys.len(), payload, card, min, max);
 
     let mut lows: Vec<u16> = Vec::new();
     let mut words: Option<Box<[u64; WORDS]>> = None;

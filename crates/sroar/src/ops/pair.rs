@@ -7,6 +7,7 @@ use crate::container::bitmap::{BITMAP_BYTES, WORDS};
 use crate::container::Container;
 use crate::kernels::run::bounds;
 use crate::view::RoaringView;
+use crate::writer::Writer;
 
 /// A container's payload as the slices the kernels take.
 #[derive(Clone, Copy, Debug)]
@@ -120,6 +121,24 @@ pub(crate) fn for_each_run_word(
 /// Payload bytes of a view (everything after the header and the directory).
 pub(crate) fn payload_bytes(v: RoaringView<'_>) -> usize {
     v.payload_len()
+}
+
+/// A writer sized for the union of `views` as if they were disjoint: their
+/// containers, payloads and values summed, from the smallest minimum to the
+/// largest maximum. That is the exact shape of a union, symmetric difference or
+/// difference whose operands share no key (then every container is copied), so
+/// its directory fills the room kept for it; see [`Writer::with_expected`].
+pub(crate) fn disjoint_writer(views: &[RoaringView<'_>]) -> Writer {
+    let (mut containers, mut payload, mut card) = (0, 0, 0u64);
+    let (mut min, mut max) = (u64::MAX, 0);
+    for v in views.iter().filter(|v| !v.is_empty()) {
+        containers += v.container_count();
+        payload += payload_bytes(*v);
+        card = card.saturating_add(v.len());
+        min = min.min(v.min().unwrap_or(0));
+        max = max.max(v.max().unwrap_or(0));
+    }
+    Writer::with_expected(containers, payload, card, min, max)
 }
 
 /// Payload bytes that bound the runs of a container: an array's values are at
