@@ -47,9 +47,8 @@ mod tests {
             .expect("SPI failed")
             .expect("NULL version");
         assert!(v.starts_with("sroar_pg "), "unexpected version text: {v}");
-        assert!(
-            v.contains("format version 1"),
-            "unexpected version text: {v}"
-        );
+        let format = format!("(format version {})", sroar::FORMAT_VERSION);
+        assert!(v.ends_with(&format), "unexpected version text: {v}");
+        assert_eq!(sroar::FORMAT_VERSION, 2);
     }
 }
