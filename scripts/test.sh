@@ -10,7 +10,9 @@
 #   5. the SQL regression suite (pg_regress, tests/sql + tests/expected) against a fresh
 #      throwaway cluster with the release build installed
 #   6. the client integration tests (tests/client, the `postgres` crate) against it
-#   7. the benchmark runner on small data (scripts/bench.sh --smoke, its own cluster):
+#   7. the distributed suite on Citus 13.2.2 (scripts/citus.sh test: a coordinator and
+#      two workers on loopback, tests/citus against local copies of the same tables)
+#   8. the benchmark runner on small data (scripts/bench.sh --smoke, its own cluster):
 #      every workload runs, so the benchmark code cannot rot, and its checks pass
 #      (answers that agree, no update lost under 8 concurrent clients)
 # Each runner prints its own summary; a table of all steps closes the run.
@@ -80,6 +82,8 @@ else
     results+=("FAILED  start test cluster (see $DATA/server.log)")
     failed=$((failed + 1))
 fi
+
+step "distributed tests on Citus (scripts/citus.sh test)" bash "$ROOT/scripts/citus.sh" test
 
 step "benchmark smoke run (scripts/bench.sh --smoke)" bash "$ROOT/scripts/bench.sh" --smoke
 

@@ -56,6 +56,18 @@ pub fn invalid_text(input: &str, position: usize, what: &str) -> ! {
     );
 }
 
+/// Text input of `roaring64_state` that is neither base64 nor a roaring64 text (22P02).
+pub fn invalid_state_text(input: &str, what: impl std::fmt::Display) -> ! {
+    ereport!(
+        ERROR,
+        ERRCODE_INVALID_TEXT_REPRESENTATION,
+        format!(
+            "invalid input syntax for type roaring64_state (base64 of roaring64 bytes, or a roaring64 text): {what}"
+        ),
+        format!("Input: \"{}\"", abbreviate(input))
+    );
+}
+
 /// A number in text input that is not an int8 (22003).
 pub fn int8_out_of_range(number: &str) -> ! {
     ereport!(

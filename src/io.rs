@@ -3,6 +3,8 @@
 
 use std::ffi::{CStr, CString};
 
+use base64::engine::general_purpose::STANDARD as BASE64;
+use base64::Engine as _;
 use pgrx::prelude::*;
 use pgrx::{GucSetting, PostgresGucEnum};
 use sroar::RoaringView;
@@ -142,6 +144,36 @@ fn rb_to_portable(r: Roaring) -> ByteaDatum {
 #[pg_extern(sql = false)]
 fn roaring64_send<'fcx>(r: Roaring<'fcx>) -> &'fcx [u8] {
     r.bytes()
+}
+
+/// `roaring64_state` text in: base64 of the native bytes (its own output), or any
+/// `roaring64` text form, so that a state can be written by hand like a value.
+#[pg_extern(sql = false)]
+fn roaring64_state_in(input: &CStr) -> RoaringOut {
+    let bytes = input.to_bytes();
+    let trimmed = bytes.trim_ascii();
+    if trimmed.starts_with(b"{") || trimmed.starts_with(b"\\x") {
+        return roaring64_in(input);
+    }
+    match BASE64.decode(trimmed) {
+        Ok(native) => from_native(&native),
+        Err(e) => errors::invalid_state_text(&String::from_utf8_lossy(bytes), e),
+    }
+}
+
+/// `roaring64_state` text out: base64 of the native bytes, 4/3 of their size and
+/// independent of `sroar.output_format`, because this text is how Citus ships a
+/// partial aggregate state from a worker to the coordinator.
+#[pg_extern(sql = false)]
+fn roaring64_state_out(r: Roaring) -> CString {
+    let bytes = r.bytes();
+    let needed = bytes.len().div_ceil(3) as u64 * 4 + 1;
+    if needed > errors::MAX_VALUE_BYTES as u64 {
+        errors::too_large(needed);
+    }
+    let text = BASE64.encode(bytes);
+    // The base64 alphabet has no NUL byte.
+    CString::new(text).unwrap_or_else(|_| errors::invalid_parameter("base64 text contains NUL"))
 }
 
 #[pg_extern(sql = false)]

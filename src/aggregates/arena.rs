@@ -21,10 +21,15 @@
 //! different pointer while the old value is read/write expanded; ours always return
 //! the object they were given once it is adopted (see `super::state_for`).
 //!
-//! The arenas of a call site are found through `flinfo->fn_extra`: a short list of
-//! (aggregate context, arena) in the function's own memory context, which outlives
-//! the aggregate contexts of the query. A reset callback registered on each arena
-//! clears its entry when the arena goes away with its aggregate context.
+//! An arena is found among the aggregate context's children by its name, and, as a
+//! shortcut taken on every new group, through `flinfo->fn_extra`: a short list of
+//! (aggregate context, arena) in the function's own memory context. A reset callback
+//! registered on each arena clears its entry when the arena goes away with its
+//! aggregate context. The list is kept only where the function's memory context
+//! outlives the arena (an ancestor of the aggregate context, as in nodeAgg and
+//! WindowAgg): Citus's worker_partial_agg calls the transition function through an
+//! FmgrInfo of its own for each row, in a context that dies long before the arena,
+//! and a callback pointing there would write into freed memory.
 
 use core::ffi::c_void;
 use core::ptr;
@@ -66,16 +71,19 @@ pub fn agg_context(fcinfo: pg_sys::FunctionCallInfo) -> Option<pg_sys::MemoryCon
     }
 }
 
-/// The arena of this call site under `aggcontext`, created on first use.
+/// The name of every arena: its address tells our arenas from other contexts.
+static ARENA_NAME: &core::ffi::CStr = c"roaring64 aggregate states";
+
+/// The arena under `aggcontext`, created on first use.
 pub fn arena(
     fcinfo: pg_sys::FunctionCallInfo,
     aggcontext: pg_sys::MemoryContext,
 ) -> pg_sys::MemoryContext {
-    // SAFETY: an aggregate's transition function always has an flinfo whose
-    // fn_mcxt outlives its aggregate contexts (both belong to the executor state,
-    // and deleting a context deletes its children first, which runs the callback
-    // below before fn_mcxt's memory is released). fn_extra is ours: only this module
-    // sets it for these functions.
+    // SAFETY: an aggregate's transition function always has an flinfo, and
+    // aggcontext is live. An entry goes into fn_extra only when fn_mcxt is an
+    // ancestor of aggcontext, so deleting or resetting fn_mcxt deletes the arena
+    // first, whose callback clears the entry before fn_mcxt's memory is released.
+    // fn_extra is ours: only this module sets it for these functions.
     unsafe {
         let flinfo = (*fcinfo).flinfo;
         let mut free: *mut Entry = ptr::null_mut();
@@ -88,19 +96,24 @@ pub fn arena(
             }
             e = (*e).next;
         }
+        let arena = find_child(aggcontext).unwrap_or_else(|| {
+            pg_sys::AllocSetContextCreateInternal(
+                aggcontext,
+                ARENA_NAME.as_ptr(),
+                pg_sys::ALLOCSET_DEFAULT_MINSIZE as usize,
+                pg_sys::ALLOCSET_DEFAULT_INITSIZE as usize,
+                pg_sys::ALLOCSET_DEFAULT_MAXSIZE as usize,
+            )
+        });
+        if !is_ancestor((*flinfo).fn_mcxt, aggcontext) {
+            return arena;
+        }
         if free.is_null() {
             free =
                 pg_sys::MemoryContextAllocZero((*flinfo).fn_mcxt, size_of::<Entry>()) as *mut Entry;
             (*free).next = (*flinfo).fn_extra as *mut Entry;
             (*flinfo).fn_extra = free as *mut c_void;
         }
-        let arena = pg_sys::AllocSetContextCreateInternal(
-            aggcontext,
-            c"roaring64 aggregate states".as_ptr(),
-            pg_sys::ALLOCSET_DEFAULT_MINSIZE as usize,
-            pg_sys::ALLOCSET_DEFAULT_INITSIZE as usize,
-            pg_sys::ALLOCSET_DEFAULT_MAXSIZE as usize,
-        );
         let cb = pg_sys::MemoryContextAllocZero(arena, size_of::<pg_sys::MemoryContextCallback>())
             as *mut pg_sys::MemoryContextCallback;
         (*cb).func = Some(forget);
@@ -110,6 +123,42 @@ pub fn arena(
         (*free).arena = arena;
         arena
     }
+}
+
+/// Our arena among the children of `aggcontext`, if one was made.
+///
+/// # Safety
+/// `aggcontext` must be a live memory context.
+unsafe fn find_child(aggcontext: pg_sys::MemoryContext) -> Option<pg_sys::MemoryContext> {
+    // SAFETY: a live context's children list is well formed; names are only compared
+    // by address.
+    unsafe {
+        let mut child = (*aggcontext).firstchild;
+        while !child.is_null() {
+            if ptr::eq((*child).name, ARENA_NAME.as_ptr()) {
+                return Some(child);
+            }
+            child = (*child).nextchild;
+        }
+    }
+    None
+}
+
+/// Whether `ancestor` is `cx` or one of its parents: then deleting or resetting it
+/// deletes `cx`'s children first.
+///
+/// # Safety
+/// `cx` must be a live memory context.
+unsafe fn is_ancestor(ancestor: pg_sys::MemoryContext, cx: pg_sys::MemoryContext) -> bool {
+    let mut c = cx;
+    while !c.is_null() {
+        if c == ancestor {
+            return true;
+        }
+        // SAFETY: the parents of a live context are live.
+        c = unsafe { (*c).parent };
+    }
+    false
 }
 
 /// Runs when an arena is reset or deleted: its entry no longer names it. The

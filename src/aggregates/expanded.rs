@@ -108,6 +108,12 @@ impl State {
         datum::palloc_value(self.acc())
     }
 
+    /// The read-only datum, to hand the state on as a value that nobody may change.
+    pub fn ro_datum(&self) -> pg_sys::Datum {
+        // SAFETY: the header is live and initialized; eoh_ro_ptr is its R/O pointer.
+        unsafe { pg_sys::Datum::from((*self.0.as_ptr()).hdr.eoh_ro_ptr.as_ptr()) }
+    }
+
     /// The read/write datum, to return from a transition function.
     pub fn rw_datum(&self) -> pg_sys::Datum {
         // SAFETY: the header is live and initialized; eoh_rw_ptr is its R/W pointer.

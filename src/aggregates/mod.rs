@@ -2,10 +2,12 @@
     unsafe_code,
     reason = "the internal-state aggregate hands its state's pointer back to it"
 )]
-//! Aggregates whose state type is `roaring64` itself, held during aggregation as a
-//! read/write expanded object (see `expanded`): rb_or_agg, rb_and_agg, rb_xor_agg,
-//! rb_build_agg and the cardinality forms. COMBINEFUNC is the plain pairwise function,
-//! so core parallel aggregation and Citus split them without serial functions.
+//! Aggregates whose state type is `roaring64_state`, binary-identical to `roaring64`,
+//! held during aggregation as a read/write expanded object (see `expanded`):
+//! rb_or_agg, rb_and_agg, rb_xor_agg, rb_build_agg and the cardinality forms. The
+//! combine function is the transition function on two states, so core parallel
+//! aggregation and Citus split them without serial functions; the state type's own
+//! text form (base64) is what Citus ships between nodes.
 
 mod arena;
 mod expanded;
@@ -101,6 +103,15 @@ fn rb_build_trans(fcinfo: pg_sys::FunctionCallInfo) -> RawDatum {
     let mut state = state_for(fcinfo, aggcontext, SetOp::Or);
     state.acc().insert(x);
     RawDatum(Some(state.rw_datum()))
+}
+
+/// The final function of rb_or_agg, rb_and_agg, rb_xor_agg and rb_build_agg: the
+/// state is a roaring64 already (the two types share their bytes), so it is handed
+/// on as it is, read-only, and PostgreSQL flattens it once where it stores the result.
+#[pg_extern(sql = false)]
+fn rb_state_final(fcinfo: pg_sys::FunctionCallInfo) -> RawDatum {
+    let datum = raw_arg(fcinfo, 0);
+    RawDatum(datum.map(|d| State::from_datum(d).map_or(d, |s| s.ro_datum())))
 }
 
 /// The final function of the cardinality aggregates: the state's cardinality,

@@ -98,9 +98,31 @@ SELECT g, rb_or_cardinality_agg(r) OVER (PARTITION BY g) AS per_group
   FROM (VALUES (1, '{1,2}'::roaring64), (1, '{2,3}'), (2, '{9}')) t(g, r) ORDER BY g;
 
 -- Transition functions called directly compute the same operation on flat values.
-SELECT rb_or_trans('{1}', '{2}') AS or_t, rb_and_trans('{1,2}', '{2,3}') AS and_t,
-       rb_xor_trans('{1,2}', '{2,3}') AS xor_t, rb_build_trans(NULL, 4) AS build_t,
+SELECT rb_or_trans('{1}', '{2}')::roaring64 AS or_t,
+       rb_and_trans('{1,2}', '{2,3}')::roaring64 AS and_t,
+       rb_xor_trans('{1,2}', '{2,3}')::roaring64 AS xor_t,
+       rb_build_trans(NULL, 4)::roaring64 AS build_t,
        rb_or_trans(NULL, NULL) IS NULL AS null_t;
+
+-- roaring64_state, the aggregates' transition type: the same bytes as roaring64,
+-- whose text is their base64 (how Citus ships partial states), whatever
+-- sroar.output_format says; its input also takes roaring64's text forms.
+SELECT rb_build_trans(NULL, 4)::text AS state_text;
+SELECT s::text, s::roaring64 AS value, s::roaring64::bytea = s::text::roaring64_state::roaring64::bytea AS round_trip
+  FROM (SELECT '{0,65536,4294967296,281474976710656,-9223372036854775808,9223372036854775807}'::roaring64::roaring64_state AS s) t;
+SET sroar.output_format = hex;
+SELECT '{1,2}'::roaring64::roaring64_state::text AS still_base64;
+RESET sroar.output_format;
+SELECT '{3,1}'::roaring64_state::roaring64 AS from_array;
+SET sroar.output_format = hex;
+SELECT ' ' || '{5}'::roaring64::text AS hex_text,
+       (' ' || '{5}'::roaring64::text)::roaring64_state::roaring64::bytea = '{5}'::roaring64::bytea AS from_hex;
+RESET sroar.output_format;
+SELECT rb_or_agg(r)::roaring64_state::text = rb_or_agg(r)::roaring64_state::text::roaring64_state::text AS stable
+  FROM agg_rows;
+SELECT 'not base64!'::roaring64_state;
+SELECT 'AAAA'::roaring64_state;
+SELECT ''::roaring64_state;
 
 -- The internal-state variant kept for comparison gives the same results.
 SELECT g, rb_or_agg_internal(r) = rb_or_agg(r) AS same FROM agg_rows GROUP BY g ORDER BY g;

@@ -1389,7 +1389,7 @@ fn aggregates() {
 #[test]
 fn aggregate_support_functions_as_plain_functions() {
     let mut c = connect();
-    if !exists(&mut c, "rb_or_trans(roaring64, roaring64)") {
+    if !exists(&mut c, "rb_or_trans(roaring64_state, roaring64)") {
         eprintln!("no aggregate support functions in this build: nothing to test");
         return;
     }
@@ -1404,10 +1404,18 @@ fn aggregate_support_functions_as_plain_functions() {
         let nb = b.as_ref().map(|s| build(c, s).0);
         let row = c
             .query_one(
-                "SELECT rb_to_array(rb_or_trans(a, b)), rb_to_array(rb_and_trans(a, b)),
-                        rb_to_array(rb_xor_trans(a, b)), rb_to_array(rb_build_trans(a, $3::int8)),
-                        rb_cardinality_final(a)
-                 FROM (SELECT $1::bytea::roaring64 AS a, $2::bytea::roaring64 AS b) p",
+                "SELECT rb_to_array(rb_or_trans(s, b)::roaring64),
+                        rb_to_array(rb_and_trans(s, b)::roaring64),
+                        rb_to_array(rb_xor_trans(s, b)::roaring64),
+                        rb_to_array(rb_build_trans(s, $3::int8)::roaring64),
+                        rb_cardinality_final(s),
+                        rb_to_array(rb_or_combine(s, b::roaring64_state)::roaring64),
+                        rb_to_array(rb_and_combine(s, b::roaring64_state)::roaring64),
+                        rb_to_array(rb_xor_combine(s, b::roaring64_state)::roaring64),
+                        rb_to_array(rb_state_final(s)),
+                        rb_state_final(s)::text::roaring64_state::roaring64 = a
+                 FROM (SELECT a, a::roaring64_state AS s, b
+                       FROM (SELECT $1::bytea::roaring64 AS a, $2::bytea::roaring64 AS b) v) p",
                 &[&na, &nb, &x],
             )
             .unwrap();
@@ -1433,6 +1441,23 @@ fn aggregate_support_functions_as_plain_functions() {
             row.get::<_, Option<i64>>(4),
             a.as_ref().map(|s| s.len() as i64),
             "rb_cardinality_final"
+        );
+        for (i, op) in [Op::Or, Op::And, Op::Xor].into_iter().enumerate() {
+            assert_eq!(
+                row.get::<_, Option<Vec<i64>>>(5 + i),
+                op.fold(&pair).as_ref().map(vec_of),
+                "{op:?}_combine({a:?}, {b:?})"
+            );
+        }
+        assert_eq!(
+            row.get::<_, Option<Vec<i64>>>(8),
+            a.as_ref().map(vec_of),
+            "rb_state_final"
+        );
+        assert_eq!(
+            row.get::<_, Option<bool>>(9),
+            a.as_ref().map(|_| true),
+            "state text round trip"
         );
     });
 }

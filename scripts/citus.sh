@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# sroar_pg on Citus 13.2.2 (the newest Citus for PostgreSQL 15), built from
+# ../shared/vendor, on a coordinator and two workers on loopback:
+#
+#   scripts/citus.sh install   build and install Citus (skipped when installed)
+#   scripts/citus.sh test      the distributed suite: tests/citus/sql against
+#                              tests/citus/expected, run by pg_regress on the coordinator
+#   scripts/citus.sh bench     distributed against local times, and the bytes partial
+#                              aggregate states take on the wire (benches/citus.sql)
+#
+# The build is cached under target/vendor/ (ignored): a second run only reinstalls it.
+# The three servers live under .pgtest/citus/ (ignored) on free ports from 15450, and
+# are stopped at the end whatever happened. The release build of sroar_pg must be
+# installed (scripts/test.sh does it first; alone, run scripts/setup.sh once).
+
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+VERSION=13.2.2
+VENDOR=${SROAR_VENDOR:-$ROOT/../shared/vendor}
+TARBALL=$VENDOR/citus-$VERSION.tar.gz
+PATCH=$VENDOR/citus-$VERSION-pg15.20-compat.patch
+BUILD=$ROOT/target/vendor/citus-$VERSION
+# Headers Citus includes; libcurl (usage statistics) is configured out.
+CITUS_PACKAGES=(liblz4-dev libzstd-dev libkrb5-dev)
+DB=citus_regress
+
+citus_installed() {
+    [ -f "$($PG_CONFIG --pkglibdir)/citus.so" ] &&
+        grep -qs "default_version = '${VERSION%.*}" "$($PG_CONFIG --sharedir)/extension/citus.control"
+}
+
+install_citus() {
+    if citus_installed; then
+        say "Citus $VERSION: present"
+        return 0
+    fi
+    if [ ! -f "$TARBALL" ]; then
+        echo "citus: $TARBALL not found" >&2
+        return 1
+    fi
+    APT_PACKAGES=("${CITUS_PACKAGES[@]}")
+    install_packages
+    if [ ! -f "$BUILD/src/backend/distributed/citus.so" ]; then
+        say "Building Citus $VERSION from $TARBALL (about a minute on 2 cores)"
+        rm -rf "$BUILD"
+        mkdir -p "$(dirname "$BUILD")"
+        tar xzf "$TARBALL" -C "$(dirname "$BUILD")"
+        patch -s -d "$BUILD" -p1 <"$PATCH"
+        (cd "$BUILD" && PG_CONFIG=$PG_CONFIG ./configure --without-libcurl >configure.log)
+        make -s -C "$BUILD" -j2 >"$BUILD/make.log" 2>&1 ||
+            { tail -n 30 "$BUILD/make.log"; return 1; }
+    fi
+    as_root make -s -C "$BUILD" install >/dev/null 2>&1
+    citus_installed
+    say "Citus $VERSION installed"
+}
+
+NODES=(coordinator worker1 worker2)
+declare -A PORTS=()
+
+stop_nodes() {
+    local node
+    for node in "${NODES[@]}"; do
+        stop_cluster "$(cluster_dir ".pgtest/citus/$node")"
+    done
+}
+
+# A fresh coordinator and two workers, each with citus and sroar_pg in database $DB.
+start_nodes() {
+    local node port=15450 dir
+    for node in "${NODES[@]}"; do
+        dir=$(cluster_dir ".pgtest/citus/$node")
+        stop_cluster "$dir"
+        port=$(free_port "$port")
+        PORTS[$node]=$port
+        start_cluster "$dir" "$port" fresh "shared_preload_libraries = 'citus'
+max_connections = 200
+max_worker_processes = 16" || { tail -n 20 "$dir/server.log"; return 1; }
+        pg "$port" -q -d postgres -c "CREATE DATABASE $DB"
+        pg "$port" -q -d "$DB" -c "CREATE EXTENSION citus" -c "CREATE EXTENSION sroar_pg"
+        port=$((port + 1))
+    done
+    local c=${PORTS[coordinator]}
+    pg "$c" -q -d "$DB" -c "SELECT citus_set_coordinator_host('127.0.0.1', $c)" >/dev/null
+    for node in worker1 worker2; do
+        pg "$c" -q -d "$DB" -c "SELECT citus_add_node('127.0.0.1', ${PORTS[$node]})" >/dev/null
+    done
+    say "Citus cluster: coordinator on ${PORTS[coordinator]}, workers on ${PORTS[worker1]} and ${PORTS[worker2]}"
+}
+
+run_suite() {
+    local out=$ROOT/target/citus-regress
+    rm -rf "$out"
+    mkdir -p "$out"
+    # Server-side COPY files go where the servers' user can write.
+    local files
+    files=$(cluster_dir .pgtest/citus/files)
+    as_root mkdir -p "$files"
+    as_root chown postgres: "$files"
+    mapfile -t tests < <(cd "$ROOT/tests/citus/sql" && ls -1 *.sql | sed 's/\.sql$//' | sort)
+    SROAR_CITUS_FILES=$files "$PG_REGRESS" --host=127.0.0.1 --port="${PORTS[coordinator]}" \
+        --user=postgres --bindir="$PGBIN" --inputdir="$ROOT/tests/citus" --outputdir="$out" \
+        --use-existing --dbname="$DB" "${tests[@]}" ||
+        { [ -f "$out/regression.diffs" ] && head -n 200 "$out/regression.diffs"; return 1; }
+}
+
+run_bench() {
+    pg "${PORTS[coordinator]}" -d "$DB" -f "$ROOT/benches/citus.sql"
+}
+
+PGXS=$($PG_CONFIG --pgxs)
+PG_REGRESS=$(dirname "$PGXS")/../test/regress/pg_regress
+
+case "${1:-install}" in
+install)
+    install_citus
+    ;;
+test | bench)
+    install_citus
+    trap stop_nodes EXIT
+    start_nodes
+    if [ "$1" = test ]; then run_suite; else run_bench; fi
+    ;;
+*)
+    echo "usage: scripts/citus.sh [install|test|bench]" >&2
+    exit 2
+    ;;
+esac
