@@ -104,8 +104,25 @@ run_suite() {
         { [ -f "$out/regression.diffs" ] && head -n 200 "$out/regression.diffs"; return 1; }
 }
 
+# The partial states of the design before roaring64_state travel as roaring64's text:
+# measured in array form, then with sroar.output_format = hex on the workers (which on
+# PostgreSQL 15 needs the library loaded in the session that runs ALTER SYSTEM).
+workers_output_format() {
+    local node
+    for node in worker1 worker2; do
+        pg "${PORTS[$node]}" -q -d "$DB" -c "LOAD 'sroar_pg'" \
+            -c "ALTER SYSTEM SET sroar.output_format = $1" -c "SELECT pg_reload_conf()" >/dev/null
+    done
+    sleep 1
+}
+
 run_bench() {
-    pg "${PORTS[coordinator]}" -d "$DB" -f "$ROOT/benches/citus.sql"
+    local c=${PORTS[coordinator]}
+    pg "$c" -d "$DB" -f "$ROOT/benches/citus.sql"
+    pg "$c" -d "$DB" -c "SELECT * FROM bench_run('array')"
+    workers_output_format hex
+    pg "$c" -d "$DB" -c "SELECT * FROM bench_run('hex')"
+    workers_output_format "'array'"
 }
 
 PGXS=$($PG_CONFIG --pgxs)

@@ -276,6 +276,36 @@ pub fn palloc_varlena<'mcx>(len: usize) -> VarlenaOut<'mcx> {
     }
 }
 
+impl VarlenaOut<'_> {
+    /// Keeps only the first `len` data bytes (at most as many as were allocated), for
+    /// a writer that knows the exact size only once it is done.
+    pub fn truncate(&mut self, len: usize) {
+        assert!(len <= self.data.len(), "truncate grows a varlena");
+        // SAFETY: the datum is the 4-byte-header varlena allocated by palloc_varlena,
+        // and the new size is within the allocation.
+        unsafe { set_varsize_4b(self.datum.cast_mut_ptr(), (len + pg_sys::VARHDRSZ) as i32) };
+    }
+}
+
+/// A palloc'd C string of `len` bytes (and its NUL), in the current memory context,
+/// for text output written in place.
+pub fn palloc_cstring<'mcx>(len: usize, write: impl FnOnce(&mut [u8])) -> &'mcx core::ffi::CStr {
+    if len >= errors::MAX_VALUE_BYTES {
+        errors::too_large(len as u64 + 1);
+    }
+    // SAFETY: palloc returns len + 1 writable bytes or raises an error; the bytes are
+    // written before the string is read, and the memory lives as long as the current
+    // memory context, which outlives the call that returns it.
+    unsafe {
+        let ptr = pg_sys::palloc(len + 1) as *mut u8;
+        let buf = core::slice::from_raw_parts_mut(ptr, len + 1);
+        write(&mut buf[..len]);
+        buf[len] = 0;
+        core::ffi::CStr::from_bytes_with_nul(buf)
+            .unwrap_or_else(|_| errors::invalid_parameter("text output contains a NUL byte"))
+    }
+}
+
 /// A palloc'd one-dimensional `int8[]` with its header set: fill `data` with the
 /// elements' bit patterns, then return `datum` (through [`ArrayDatum`]).
 pub struct Int8ArrayOut<'mcx> {

@@ -9,7 +9,9 @@ use pgrx::prelude::*;
 use pgrx::{GucSetting, PostgresGucEnum};
 use sroar::RoaringView;
 
-use crate::datum::{palloc_varlena, take_stringinfo_rest, ByteaDatum, Roaring, RoaringOut};
+use crate::datum::{
+    palloc_cstring, palloc_varlena, take_stringinfo_rest, ByteaDatum, RawDatum, Roaring, RoaringOut,
+};
 use crate::errors;
 use crate::int8;
 use crate::text::{self, Parsed, TextError};
@@ -147,33 +149,44 @@ fn roaring64_send<'fcx>(r: Roaring<'fcx>) -> &'fcx [u8] {
 }
 
 /// `roaring64_state` text in: base64 of the native bytes (its own output), or any
-/// `roaring64` text form, so that a state can be written by hand like a value.
+/// `roaring64` text form, so that a state can be written by hand like a value. The
+/// bytes are decoded straight into the value and validated there.
 #[pg_extern(sql = false)]
-fn roaring64_state_in(input: &CStr) -> RoaringOut {
+fn roaring64_state_in(input: &CStr) -> RawDatum {
     let bytes = input.to_bytes();
     let trimmed = bytes.trim_ascii();
     if trimmed.starts_with(b"{") || trimmed.starts_with(b"\\x") {
-        return roaring64_in(input);
+        return RawDatum(Some(roaring64_in(input).into_datum_raw()));
     }
-    match BASE64.decode(trimmed) {
-        Ok(native) => from_native(&native),
-        Err(e) => errors::invalid_state_text(&String::from_utf8_lossy(bytes), e),
+    let mut out = palloc_varlena(base64::decoded_len_estimate(trimmed.len()));
+    let len = BASE64.decode_slice(trimmed, out.data).unwrap_or_else(|e| {
+        let input = String::from_utf8_lossy(bytes);
+        match e {
+            base64::DecodeSliceError::DecodeError(e) => errors::invalid_state_text(&input, e),
+            // The estimate is an upper bound: not reached.
+            base64::DecodeSliceError::OutputSliceTooSmall => {
+                errors::invalid_state_text(&input, "decodes to more bytes than estimated")
+            }
+        }
+    });
+    if let Err(e) = RoaringView::from_bytes(&out.data[..len]) {
+        errors::invalid_binary(e)
     }
+    out.truncate(len);
+    RawDatum(Some(out.datum))
 }
 
 /// `roaring64_state` text out: base64 of the native bytes, 4/3 of their size and
 /// independent of `sroar.output_format`, because this text is how Citus ships a
-/// partial aggregate state from a worker to the coordinator.
+/// partial aggregate state from a worker to the coordinator. Written in place.
 #[pg_extern(sql = false)]
-fn roaring64_state_out(r: Roaring) -> CString {
+fn roaring64_state_out<'fcx>(r: Roaring<'fcx>) -> &'fcx CStr {
     let bytes = r.bytes();
-    let needed = bytes.len().div_ceil(3) as u64 * 4 + 1;
-    if needed > errors::MAX_VALUE_BYTES as u64 {
-        errors::too_large(needed);
-    }
-    let text = BASE64.encode(bytes);
-    // The base64 alphabet has no NUL byte.
-    CString::new(text).unwrap_or_else(|_| errors::invalid_parameter("base64 text contains NUL"))
+    let len = base64::encoded_len(bytes.len(), true).unwrap_or(usize::MAX);
+    palloc_cstring(len, |buf| {
+        // The buffer has exactly the encoded length, so encoding cannot fail.
+        let _ = BASE64.encode_slice(bytes, buf);
+    })
 }
 
 #[pg_extern(sql = false)]

@@ -180,7 +180,10 @@ fn main() {
     }
     let steps: Vec<Step> = workloads::plan(&cfg)
         .into_iter()
-        .filter(|s| only.as_ref().is_none_or(|o| o.iter().any(|g| g == s.group)))
+        // The datasets are loaded whatever groups were picked: most groups read them.
+        .filter(|s| {
+            s.group == "data" || only.as_ref().is_none_or(|o| o.iter().any(|g| g == s.group))
+        })
         .collect();
     let pb = ProgressBar::new(steps.len() as u64);
     pb.set_style(

@@ -359,6 +359,42 @@ proptest! {
     }
 }
 
+/// Many small sets into a few containers, as an aggregate's rows arrive: arrays of
+/// 256 values and more take the bitmap form before merging a much smaller set, yet
+/// the result is canonical (an array again while it holds at most 4096 values), for
+/// unions that stay small, cross 4096 and fill a container, and for XOR that
+/// cancels back down.
+#[test]
+fn many_small_sets_into_growing_containers() {
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    for (rows, per_row, spread) in [
+        (40, 9, 1u64 << 20),
+        (200, 10, 1 << 17),
+        (300, 12, 1 << 20),
+        (700, 40, 1 << 17),
+        (3000, 30, 1 << 16),
+    ] {
+        let mut inputs: Vec<Model> = (0..rows)
+            .map(|_| (0..per_row).map(|_| xorshift(&mut seed) % spread).collect())
+            .collect();
+        inputs.push(
+            [0, 1 << 16, 1 << 32, 1 << 48, u64::MAX]
+                .into_iter()
+                .collect(),
+        );
+        run_or(
+            &inputs
+                .iter()
+                .cloned()
+                .map(|m| (m, false))
+                .collect::<Vec<_>>(),
+        );
+        let mut doubled = inputs.clone();
+        doubled.extend(inputs.iter().skip(1).step_by(2).cloned());
+        run_xor(&doubled);
+    }
+}
+
 /// Many keys in random order through `insert`, with runs, dense blocks and
 /// values at the ends of the `u64` line.
 #[test]
