@@ -149,6 +149,27 @@ CREATE FUNCTION rb_slice(roaring64, "offset" int8, "limit" int8) RETURNS roaring
     AS 'MODULE_PATHNAME', 'rb_slice_wrapper'
     LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION rb_slice(roaring64, int8, int8) IS 'the elements at ranks [offset, offset + limit)';
+CREATE FUNCTION rb_iterate(roaring64, descending bool) RETURNS SETOF int8
+    AS 'MODULE_PATHNAME', 'rb_iterate_ordered_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE ROWS 1000;
+COMMENT ON FUNCTION rb_iterate(roaring64, bool) IS 'the elements in ascending order, or descending when descending is true, one row each (streamed)';
+-- Keyset pagination: each reads only the elements it returns.
+CREATE FUNCTION rb_first(roaring64, n int8) RETURNS int8[]
+    AS 'MODULE_PATHNAME', 'rb_first_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION rb_first(roaring64, int8) IS 'the n smallest elements, ascending';
+CREATE FUNCTION rb_last(roaring64, n int8) RETURNS int8[]
+    AS 'MODULE_PATHNAME', 'rb_last_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION rb_last(roaring64, int8) IS 'the n largest elements, descending';
+CREATE FUNCTION rb_after(roaring64, x int8, n int8) RETURNS int8[]
+    AS 'MODULE_PATHNAME', 'rb_after_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION rb_after(roaring64, int8, int8) IS 'the n smallest elements greater than x, ascending (the next page after x)';
+CREATE FUNCTION rb_before(roaring64, x int8, n int8) RETURNS int8[]
+    AS 'MODULE_PATHNAME', 'rb_before_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION rb_before(roaring64, int8, int8) IS 'the n largest elements less than x, descending (the next page before x)';
 CREATE FUNCTION rb_shift(roaring64, delta int8) RETURNS roaring64
     AS 'MODULE_PATHNAME', 'rb_shift_wrapper'
     LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
@@ -274,6 +295,38 @@ CREATE FUNCTION rb_andnot_cardinality(roaring64, roaring64) RETURNS int8
     AS 'MODULE_PATHNAME', 'rb_andnot_cardinality_wrapper'
     LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION rb_andnot_cardinality(roaring64, roaring64) IS '|A \ B|, without building the difference';
+-- Many sets at once, with no intermediate values: rb_or(a, b, c, ...) or
+-- rb_or(VARIADIC array). A NULL set gives NULL, as for two sets; no sets give the
+-- empty set (or, xor) or NULL (and: the intersection of nothing is undefined).
+CREATE FUNCTION rb_or(VARIADIC roaring64[]) RETURNS roaring64
+    AS 'MODULE_PATHNAME', 'rb_or_many_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION rb_or(roaring64[]) IS 'the union of the sets';
+CREATE FUNCTION rb_and(VARIADIC roaring64[]) RETURNS roaring64
+    AS 'MODULE_PATHNAME', 'rb_and_many_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION rb_and(roaring64[]) IS 'the intersection of the sets';
+CREATE FUNCTION rb_xor(VARIADIC roaring64[]) RETURNS roaring64
+    AS 'MODULE_PATHNAME', 'rb_xor_many_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION rb_xor(roaring64[]) IS 'the elements in an odd number of the sets';
+CREATE FUNCTION rb_or_cardinality(VARIADIC roaring64[]) RETURNS int8
+    AS 'MODULE_PATHNAME', 'rb_or_cardinality_many_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION rb_or_cardinality(roaring64[]) IS 'the cardinality of the union of the sets, without building it';
+CREATE FUNCTION rb_and_cardinality(VARIADIC roaring64[]) RETURNS int8
+    AS 'MODULE_PATHNAME', 'rb_and_cardinality_many_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION rb_and_cardinality(roaring64[]) IS 'the cardinality of the intersection of the sets, without building it';
+CREATE FUNCTION rb_xor_cardinality(VARIADIC roaring64[]) RETURNS int8
+    AS 'MODULE_PATHNAME', 'rb_xor_cardinality_many_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION rb_xor_cardinality(roaring64[]) IS 'the cardinality of the symmetric difference of the sets, without building it';
+-- Retention and funnels: one base set against many, the base read once.
+CREATE FUNCTION rb_and_cardinality_each(roaring64, roaring64[]) RETURNS int8[]
+    AS 'MODULE_PATHNAME', 'rb_and_cardinality_each_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION rb_and_cardinality_each(roaring64, roaring64[]) IS '|base ∩ s| for each set s, in order (NULL for a NULL set)';
 CREATE FUNCTION rb_jaccard(roaring64, roaring64) RETURNS float8
     AS 'MODULE_PATHNAME', 'rb_jaccard_wrapper'
     LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;

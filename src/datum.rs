@@ -35,15 +35,7 @@ impl<'fcx> Roaring<'fcx> {
     /// The value as a view, without re-validating it. Its header is read first, so
     /// that a value of another format version is an error, not a misreading.
     pub fn view(&self) -> RoaringView<'fcx> {
-        let bytes = self.bytes();
-        if let Err(e) = sroar::header_from_prefix(bytes) {
-            errors::stored_value(e);
-        }
-        // SAFETY (contract of from_bytes_unchecked): every roaring64 value was validated
-        // when it entered the database (text, binary and bytea input all validate), and
-        // every function of ours writes canonical buffers; the header says it is of
-        // this format version.
-        unsafe { RoaringView::from_bytes_unchecked(bytes) }
+        stored_view(self.bytes())
     }
 
     /// The first `len` bytes of the value (fewer if it is shorter). On a TOASTed value
@@ -84,6 +76,20 @@ impl<'fcx> Roaring<'fcx> {
             stored as i64 >= i64::from(ext.va_rawsize) - pg_sys::VARHDRSZ as i64
         }
     }
+}
+
+/// The bytes of a stored roaring64 (an argument, or an element of a roaring64[]) as
+/// a view, without re-validating them. The header is read first, so that a value of
+/// another format version is an error, not a misreading.
+pub fn stored_view(bytes: &[u8]) -> RoaringView<'_> {
+    if let Err(e) = sroar::header_from_prefix(bytes) {
+        errors::stored_value(e);
+    }
+    // SAFETY (contract of from_bytes_unchecked): every roaring64 value was validated
+    // when it entered the database (text, binary and bytea input all validate), and
+    // every function of ours writes canonical buffers; the header says it is of this
+    // format version.
+    unsafe { RoaringView::from_bytes_unchecked(bytes) }
 }
 
 impl Roaring<'_> {

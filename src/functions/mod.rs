@@ -3,6 +3,8 @@
 mod algebra;
 mod build;
 mod element;
+mod many;
 mod multirange;
 mod one_set;
+mod page;
 mod range;

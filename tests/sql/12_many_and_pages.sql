@@ -1,0 +1,92 @@
+-- Many sets at once (rb_or/rb_and/rb_xor and their cardinalities over VARIADIC lists or
+-- arrays), retention counts (rb_and_cardinality_each) and keyset pagination
+-- (rb_first, rb_last, rb_after, rb_before, rb_iterate descending), each checked against
+-- a model computed with plain int8 arrays, on sets holding the edge values.
+CREATE TABLE many_sets (id int PRIMARY KEY, r roaring64);
+INSERT INTO many_sets VALUES
+  (1, '{0,65536,4294967296,281474976710656,-9223372036854775808,9223372036854775807}'),
+  (2, rb_from_range(-100, 70000) | '{9223372036854775807}'),
+  (3, rb_build(ARRAY(SELECT (hashint8(g) & 1048575)::int8 FROM generate_series(1, 5000) g)) | '{0,-1}'),
+  (4, '{}'),
+  (5, rb_from_range(0, 65536) | rb_from_range(4294967296, 4294967296 + 5000)),
+  (6, rb_build(ARRAY(SELECT g * 3 FROM generate_series(-2000, 2000) g)));
+
+-- The model: int8 arrays of the same sets.
+CREATE TABLE many_model AS SELECT id, rb_to_array(r) AS a FROM many_sets;
+CREATE FUNCTION model_or(ids int[]) RETURNS int8[] LANGUAGE sql AS
+  $$ SELECT coalesce(array_agg(DISTINCT v ORDER BY v), '{}') FROM many_model, unnest(a) v WHERE id = ANY (ids) $$;
+CREATE FUNCTION model_and(ids int[]) RETURNS int8[] LANGUAGE sql AS
+  $$ SELECT coalesce(array_agg(v ORDER BY v), '{}') FROM (SELECT v FROM many_model, unnest(a) v
+     WHERE id = ANY (ids) GROUP BY v
+     HAVING count(*) = (SELECT count(DISTINCT i) FROM unnest(ids) i)) t $$;
+CREATE FUNCTION model_xor(ids int[]) RETURNS int8[] LANGUAGE sql AS
+  $$ SELECT coalesce(array_agg(v ORDER BY v), '{}') FROM (SELECT v FROM many_model, unnest(a) v
+     WHERE id = ANY (ids) GROUP BY v HAVING count(*) % 2 = 1) t $$;
+
+-- Every subset of two to six of the sets, as an array.
+CREATE TABLE subsets AS
+SELECT array_agg(id ORDER BY id) AS ids
+  FROM (SELECT s, id FROM generate_series(1, 63) s, many_sets WHERE s & (1 << (id - 1)) <> 0) t
+ GROUP BY s HAVING count(*) >= 2;
+SELECT count(*) AS subsets,
+       count(*) FILTER (WHERE rb_to_array(rb_or(VARIADIC sets)) = model_or(ids)) AS or_ok,
+       count(*) FILTER (WHERE rb_to_array(rb_and(VARIADIC sets)) = model_and(ids)) AS and_ok,
+       count(*) FILTER (WHERE rb_to_array(rb_xor(VARIADIC sets)) = model_xor(ids)) AS xor_ok,
+       count(*) FILTER (WHERE rb_or_cardinality(VARIADIC sets) = cardinality(model_or(ids))) AS or_card_ok,
+       count(*) FILTER (WHERE rb_and_cardinality(VARIADIC sets) = cardinality(model_and(ids))) AS and_card_ok,
+       count(*) FILTER (WHERE rb_xor_cardinality(VARIADIC sets) = cardinality(model_xor(ids))) AS xor_card_ok
+  FROM (SELECT ids, (SELECT array_agg(r ORDER BY id) FROM many_sets WHERE id = ANY (ids)) AS sets
+          FROM subsets) t;
+
+-- The listed form, and the two-set functions still chosen for two arguments.
+SELECT rb_or('{1}', '{2}', '{3}') AS or3, rb_and('{1,2,3}', '{2,3}', '{3,4}') AS and3,
+       rb_xor('{1,2}', '{2,3}', '{3,4}') AS xor3, rb_or('{1}', '{2}') AS or2,
+       rb_and_cardinality('{1,2,3}', '{2,3,4}') AS and_card2,
+       rb_or_cardinality('{1}', '{2}', '{2,3}') AS or_card3;
+-- One set, no sets, and a NULL set.
+SELECT rb_or(VARIADIC ARRAY['{5}'::roaring64]) AS one, rb_or(VARIADIC '{}'::roaring64[]) AS or_none,
+       rb_xor(VARIADIC '{}'::roaring64[]) AS xor_none, rb_and(VARIADIC '{}'::roaring64[]) IS NULL AS and_none,
+       rb_and_cardinality(VARIADIC '{}'::roaring64[]) IS NULL AS and_card_none,
+       rb_or_cardinality(VARIADIC '{}'::roaring64[]) AS or_card_none,
+       rb_or('{1}', NULL, '{2}') IS NULL AS null_set, rb_and_cardinality('{1}', NULL, '{2}') IS NULL AS null_card;
+
+-- Retention: the base against each set, in order, NULL for a NULL set.
+SELECT b.id, rb_and_cardinality_each(b.r, (SELECT array_agg(r ORDER BY id) FROM many_sets))
+     = (SELECT array_agg(cardinality(model_and(ARRAY[b.id, m.id]))::int8 ORDER BY m.id) FROM many_model m) AS each_ok
+  FROM many_sets b ORDER BY b.id;
+SELECT rb_and_cardinality_each('{1,2,3}', ARRAY['{1}', NULL, '{2,3,4}', '{}']::roaring64[]) AS each_with_null,
+       rb_and_cardinality_each('{1}', '{}'::roaring64[]) AS each_none;
+
+-- Keyset pagination against the model: for pivots at and around the edges, pages of
+-- several sizes in both directions.
+CREATE TABLE pivots AS SELECT unnest(ARRAY[-9223372036854775808, -9223372036854775807, -101, -100, -1, 0, 1,
+    65535, 65536, 69999, 70000, 4294967295, 4294967296, 281474976710656, 9223372036854775806,
+    9223372036854775807]::int8[]) AS x;
+SELECT count(*) AS cases,
+       count(*) FILTER (WHERE rb_after(r, x, n) = coalesce((SELECT array_agg(v ORDER BY v) FROM
+           (SELECT v FROM unnest(a) v WHERE v > x ORDER BY v LIMIT n) t), '{}')) AS after_ok,
+       count(*) FILTER (WHERE rb_before(r, x, n) = coalesce((SELECT array_agg(v ORDER BY v DESC) FROM
+           (SELECT v FROM unnest(a) v WHERE v < x ORDER BY v DESC LIMIT n) t), '{}')) AS before_ok,
+       count(*) FILTER (WHERE rb_first(r, n) = coalesce((SELECT array_agg(v ORDER BY v) FROM
+           (SELECT v FROM unnest(a) v ORDER BY v LIMIT n) t), '{}')) AS first_ok,
+       count(*) FILTER (WHERE rb_last(r, n) = coalesce((SELECT array_agg(v ORDER BY v DESC) FROM
+           (SELECT v FROM unnest(a) v ORDER BY v DESC LIMIT n) t), '{}')) AS last_ok
+  FROM many_sets JOIN many_model USING (id), pivots, unnest(ARRAY[0, 1, 3, 1000, 1000000]::int8[]) n;
+-- Paging through a whole set, 1000 at a time, in both directions, gives the set.
+WITH RECURSIVE pages(page, last) AS (
+    SELECT rb_first(r, 1000), (rb_first(r, 1000))[1000] FROM many_sets WHERE id = 6
+  UNION ALL
+    SELECT rb_after(r, last, 1000), (rb_after(r, last, 1000))[1000] FROM pages, many_sets
+     WHERE id = 6 AND last IS NOT NULL)
+SELECT count(*) AS pages, (SELECT array_agg(v ORDER BY v) FROM pages, unnest(page) v)
+     = (SELECT a FROM many_model WHERE id = 6) AS whole_set FROM pages;
+SELECT array_agg(v) = (SELECT array_agg(v ORDER BY v DESC) FROM many_model, unnest(a) v WHERE id = 3)
+       AS descending_ok,
+       (SELECT array_agg(v) FROM rb_iterate('{3,-1,2}'::roaring64, false) v) AS ascending,
+       (SELECT array_agg(v) FROM rb_iterate('{3,-1,2}'::roaring64, true) v) AS descending,
+       (SELECT count(*) FROM rb_iterate('{}'::roaring64, true)) AS empty
+  FROM many_sets, rb_iterate(r, true) v WHERE id = 3;
+-- A page stops reading after n elements; n must not be negative.
+SELECT rb_after(rb_from_range(0, 100000000), 5, 3) AS page, rb_last(rb_from_range(0, 100000000), 2) AS tail;
+SELECT rb_after('{1,2}', 0, -1);
+SELECT rb_first('{1,2}', -5);
