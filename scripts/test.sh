@@ -24,6 +24,9 @@ PGXS=$($PG_CONFIG --pgxs)
 PG_REGRESS=$(dirname "$PGXS")/../test/regress/pg_regress
 
 install_prerequisites
+# pg_roaringbitmap 1.2, the peer of the interop tests (tests/client/tests/peers.rs) and
+# of the benchmark smoke run; built from ../shared/vendor in a few seconds.
+bash "$ROOT/scripts/pg_roaringbitmap.sh" || say "pg_roaringbitmap is not installed: its interop tests skip"
 
 declare -a results=()
 failed=0

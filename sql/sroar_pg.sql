@@ -259,6 +259,20 @@ CREATE FUNCTION rb_from_portable(bytea) RETURNS roaring64
     LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION rb_from_portable(bytea) IS
     'the set read from the standard 64-bit roaring portable format (validated)';
+-- The standard 32-bit portable format (Java RoaringBitmap, CRoaring's 32-bit bitmaps,
+-- pg_roaringbitmap's roaringbitmap, Spark and Flink pipelines): values are unsigned
+-- 32-bit. Migration of a pg_roaringbitmap roaringbitmap column:
+-- ALTER TABLE t ALTER c TYPE roaring64 USING rb_from_portable32(c::bytea)
+CREATE FUNCTION rb_from_portable32(bytea) RETURNS roaring64
+    AS 'MODULE_PATHNAME', 'rb_from_portable32_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION rb_from_portable32(bytea) IS
+    'the set in the standard 32-bit portable format, its values unsigned (validated)';
+CREATE FUNCTION rb_to_portable32(roaring64) RETURNS bytea
+    AS 'MODULE_PATHNAME', 'rb_to_portable32_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION rb_to_portable32(roaring64) IS
+    'the standard 32-bit portable format of a set of elements from 0 to 4294967295';
 
 -- ---------------------------------------------------------------------------
 -- Set algebra between two sets

@@ -80,6 +80,17 @@ pub fn int8_out_of_range(number: &str) -> ! {
     );
 }
 
+/// A set with an element outside what a 32-bit format can hold (22003).
+pub fn not_32_bit(min: i64, max: i64) -> ! {
+    ereport!(
+        ERROR,
+        ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
+        format!(
+            "the 32-bit portable format holds elements from 0 to 4294967295; this set has elements from {min} to {max}"
+        )
+    );
+}
+
 /// A NULL element in an array given as a set (22004).
 pub fn null_element() -> ! {
     ereport!(

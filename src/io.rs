@@ -143,6 +143,29 @@ fn rb_to_portable(r: Roaring) -> ByteaDatum {
     ByteaDatum(out.datum)
 }
 
+/// The standard 32-bit portable format (Java's RoaringBitmap, CRoaring's 32-bit
+/// bitmaps, pg_roaringbitmap's roaringbitmap): its values, unsigned 32-bit, as int8.
+#[pg_extern(sql = false)]
+fn rb_from_portable32(bytes: &[u8]) -> RoaringOut {
+    sroar::from_portable32_writer(bytes, true)
+        .unwrap_or_else(|e| errors::invalid_binary(e))
+        .into()
+}
+
+/// A set of elements from 0 to 2^32 - 1 in the standard 32-bit portable format,
+/// written straight into the result value; 22003 for any other element.
+#[pg_extern(sql = false)]
+fn rb_to_portable32(r: Roaring) -> ByteaDatum {
+    let view = r.view();
+    let Some(len) = sroar::portable32_len(&view, true) else {
+        let (min, max) = (view.min(), view.max());
+        errors::not_32_bit(min.map_or(0, int8::to_i64), max.map_or(0, int8::to_i64))
+    };
+    let out = palloc_varlena(len);
+    sroar::write_portable32_into(&view, true, out.data);
+    ByteaDatum(out.datum)
+}
+
 #[pg_extern(sql = false)]
 fn roaring64_send<'fcx>(r: Roaring<'fcx>) -> &'fcx [u8] {
     r.bytes()

@@ -71,9 +71,9 @@ pub use partial::{
     rank as rank_from_ranges, select as select_from_ranges, PartialReadError,
 };
 pub use portable::{
-    from_portable, from_portable_signed, from_portable_writer, looks_like_portable, portable_len,
-    to_portable, to_portable_signed, write_portable_into, write_portable_signed_into,
-    PortableError,
+    from_portable, from_portable32_writer, from_portable_signed, from_portable_writer,
+    looks_like_portable, portable32_len, portable_len, to_portable, to_portable_signed,
+    write_portable32_into, write_portable_into, write_portable_signed_into, PortableError,
 };
 pub use runs::{from_runs, Runs};
 pub use signed::{from_signed, to_signed, to_signed_bits, to_stored};

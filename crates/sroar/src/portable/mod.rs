@@ -56,8 +56,11 @@ mod read;
 mod write;
 
 pub use error::PortableError;
-pub use read::{from_portable, from_portable_signed, from_portable_writer};
-pub use write::{portable_len, to_portable, to_portable_signed, write_portable_into, write_portable_signed_into};
+pub use read::{from_portable, from_portable32_writer, from_portable_signed, from_portable_writer};
+pub use write::{
+    portable32_len, portable_len, to_portable, to_portable_signed, write_portable32_into, write_portable_into,
+    write_portable_signed_into,
+};
 
 use crate::container::bitmap::BITMAP_BYTES;
 use crate::container::{Kind, ARRAY_MAX};

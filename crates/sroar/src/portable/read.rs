@@ -143,6 +143,26 @@ pub fn from_portable_signed(bytes: &[u8]) -> Result<Writer, PortableError> {
     Ok(w)
 }
 
+/// Reads a standard 32-bit portable roaring bitmap (the RoaringFormatSpec format of
+/// Java's `RoaringBitmap`, CRoaring's `roaring_bitmap_portable_serialize` and
+/// pg_roaringbitmap's `roaringbitmap`) into a [`Writer`], its values taken as
+/// unsigned 32-bit ones, checking everything [`from_portable`] checks. With `signed`,
+/// the values are written in the stored form of the signed integers they equal
+/// ([`to_stored`](crate::to_stored)), as a set of `bigint`s keeps them.
+pub fn from_portable32_writer(bytes: &[u8], signed: bool) -> Result<Writer, PortableError> {
+    let (mut w, mut scratch) = writer_for(bytes);
+    let mut input = Input { bytes, pos: 0 };
+    let high = if signed { u64::from(BUCKET_SIGN) << 16 } else { 0 };
+    read_bitmap32(&mut input, high, &mut w, &mut scratch)?;
+    if input.pos != bytes.len() {
+        return Err(PortableError::TrailingBytes {
+            offset: input.pos,
+            len: bytes.len(),
+        });
+    }
+    Ok(w)
+}
+
 /// Reads the header of one 32-bit portable bitmap, checking container keys,
 /// counts, run flags and offsets, and calls `container(input, key, card, is_run)`
 /// with the input at each container's payload, which it must consume.

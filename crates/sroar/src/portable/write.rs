@@ -62,19 +62,57 @@ fn buckets<'a>(
 pub fn portable_len(view: &RoaringView<'_>) -> usize {
     let mut len = 8;
     for (_, range) in buckets(view, false) {
-        let mut has_run = false;
-        let mut payloads = 0;
-        for i in range.clone() {
-            if i % 4096 == 4095 {
-                crate::interrupt::check();
-            }
-            let p = plan(&view.container(i).1);
-            has_run |= p.kind == Kind::Run;
-            payloads += payload_len(p.kind, p.card, p.nruns);
-        }
-        len += 4 + header_len(range.len(), has_run) + payloads;
+        len += 4 + bitmap32_len(view, range);
     }
     len
+}
+
+/// Length of the containers `range` of `view` as one 32-bit portable bitmap.
+fn bitmap32_len(view: &RoaringView<'_>, range: core::ops::Range<usize>) -> usize {
+    let mut has_run = false;
+    let mut payloads = 0;
+    for i in range.clone() {
+        if i % 4096 == 4095 {
+            crate::interrupt::check();
+        }
+        let p = plan(&view.container(i).1);
+        has_run |= p.kind == Kind::Run;
+        payloads += payload_len(p.kind, p.card, p.nruns);
+    }
+    header_len(range.len(), has_run) + payloads
+}
+
+/// The containers of `view` when every value fits in 32 bits unsigned (with
+/// `signed`, when the values are the stored form of signed integers from 0 to
+/// 2^32 - 1), else None.
+fn range32(view: &RoaringView<'_>, signed: bool) -> Option<core::ops::Range<usize>> {
+    let n = view.container_count();
+    let high = if signed { u64::from(BUCKET_SIGN) } else { 0 };
+    (n == 0 || (view.key(0) >> 16 == high && view.key(n - 1) >> 16 == high)).then_some(0..n)
+}
+
+/// Length of the standard 32-bit portable encoding of `view` (see
+/// [`from_portable32_writer`](crate::from_portable32_writer) for `signed`), or None
+/// when a value does not fit in 32 bits.
+pub fn portable32_len(view: &RoaringView<'_>, signed: bool) -> Option<usize> {
+    range32(view, signed).map(|r| bitmap32_len(view, r))
+}
+
+/// Writes the standard 32-bit portable encoding of `view` into `out`, whose length
+/// must be [`portable32_len`]`(view, signed)`: the format Java's `RoaringBitmap`,
+/// CRoaring and pg_roaringbitmap's `roaringbitmap` read.
+///
+/// # Panics
+/// If a value does not fit in 32 bits, or `out.len()` differs from the length.
+pub fn write_portable32_into(view: &RoaringView<'_>, signed: bool, out: &mut [u8]) {
+    let range = range32(view, signed).expect("sroar: values that fit in 32 bits");
+    assert_eq!(
+        out.len(),
+        bitmap32_len(view, range.clone()),
+        "sroar: portable output buffer has the wrong length"
+    );
+    let mut o = Out { buf: out, pos: 0 };
+    put_bitmap32(&mut o, view, range, &mut Vec::new());
 }
 
 /// Writes forward into a slice whose length was computed beforehand.
@@ -136,45 +174,50 @@ fn write_unchecked(view: &RoaringView<'_>, out: &mut [u8], signed: bool) {
     let mut plans: Vec<Plan> = Vec::new();
     for (high, range) in buckets(view, signed) {
         o.u32(high);
-        plans.clear();
-        plans.extend(range.clone().map(|i| plan(&view.container(i).1)));
-        let size = plans.len();
-        let has_run = plans.iter().any(|p| p.kind == Kind::Run);
-        let start = o.pos;
-        if has_run {
-            o.u32(u32::from(SERIAL_COOKIE) | ((size as u32 - 1) << 16));
-            let flags_at = o.pos;
-            o.pos += size.div_ceil(8);
-            o.buf[flags_at..o.pos].fill(0);
-            for (i, p) in plans.iter().enumerate() {
-                if p.kind == Kind::Run {
-                    o.buf[flags_at + i / 8] |= 1 << (i % 8);
-                }
-            }
-        } else {
-            o.u32(SERIAL_COOKIE_NO_RUNCONTAINER);
-            o.u32(size as u32);
-        }
-        for (i, p) in range.clone().zip(&plans) {
-            o.u16(view.key(i) as u16);
-            o.u16((p.card - 1) as u16);
-        }
-        if !has_run || size >= NO_OFFSET_THRESHOLD {
-            let mut offset = header_len(size, has_run);
-            for p in &plans {
-                o.u32(offset as u32);
-                offset += payload_len(p.kind, p.card, p.nruns);
-            }
-        }
-        debug_assert_eq!(o.pos - start, header_len(size, has_run));
-        for (i, p) in range.zip(&plans) {
-            if i % 4096 == 4095 {
-                crate::interrupt::check();
-            }
-            put_payload(&mut o, &view.container(i).1, p);
-        }
+        put_bitmap32(&mut o, view, range, &mut plans);
     }
     debug_assert_eq!(o.pos, len);
+}
+
+/// Writes the containers `range` of `view` as one 32-bit portable bitmap.
+fn put_bitmap32(o: &mut Out<'_>, view: &RoaringView<'_>, range: core::ops::Range<usize>, plans: &mut Vec<Plan>) {
+    plans.clear();
+    plans.extend(range.clone().map(|i| plan(&view.container(i).1)));
+    let size = plans.len();
+    let has_run = plans.iter().any(|p| p.kind == Kind::Run);
+    let start = o.pos;
+    if has_run {
+        o.u32(u32::from(SERIAL_COOKIE) | ((size as u32 - 1) << 16));
+        let flags_at = o.pos;
+        o.pos += size.div_ceil(8);
+        o.buf[flags_at..o.pos].fill(0);
+        for (i, p) in plans.iter().enumerate() {
+            if p.kind == Kind::Run {
+                o.buf[flags_at + i / 8] |= 1 << (i % 8);
+            }
+        }
+    } else {
+        o.u32(SERIAL_COOKIE_NO_RUNCONTAINER);
+        o.u32(size as u32);
+    }
+    for (i, p) in range.clone().zip(plans.iter()) {
+        o.u16(view.key(i) as u16);
+        o.u16((p.card - 1) as u16);
+    }
+    if !has_run || size >= NO_OFFSET_THRESHOLD {
+        let mut offset = header_len(size, has_run);
+        for p in plans.iter() {
+            o.u32(offset as u32);
+            offset += payload_len(p.kind, p.card, p.nruns);
+        }
+    }
+    debug_assert_eq!(o.pos - start, header_len(size, has_run));
+    for (i, p) in range.zip(plans.iter()) {
+        if i % 4096 == 4095 {
+            crate::interrupt::check();
+        }
+        put_payload(o, &view.container(i).1, p);
+    }
 }
 
 /// Writes the payload of `c` in the kind `p` chose, copying when the kinds agree.
