@@ -23,11 +23,12 @@
 //! | what | items |
 //! |---|---|
 //! | reading a buffer | [`RoaringView`], [`Iter`], [`Runs`], [`Container`] and its views, [`Stats`] |
+//! | keeping or shipping one | [`Roaring`], an owned validated buffer (serde with the `serde` feature) |
 //! | building one | [`from_sorted`], [`from_unsorted`], [`from_values`], [`from_range`], [`from_runs`], [`empty`], [`Writer`], [`SortedValues`]; [`Encode`] writes any of them into the caller's memory |
 //! | set algebra | [`and`], [`or`], [`xor`], [`andnot`] (and `_writer` forms), [`and_len`], [`or_len`], [`xor_len`], [`andnot_len`], [`intersects`], [`is_subset`], [`eq`], [`cmp`], [`or_many`], [`and_many`] |
 //! | streaming | [`Accumulator`] of a [`SetOp`] chosen at run time; [`OrAccumulator`], [`AndAccumulator`], [`XorAccumulator`], [`BuildAccumulator`] |
 //! | reading a few byte ranges (TOAST slices) | [`header_from_prefix`], [`contains_from_ranges`], [`rank_from_ranges`], [`index_from_ranges`], [`select_from_ranges`] |
-//! | the standard portable format | [`to_portable`], [`from_portable`], [`portable_len`], [`write_portable_into`], [`from_portable_writer`], [`looks_like_portable`]; of signed values: [`from_portable_signed`], [`write_portable_signed_into`], [`to_portable_signed`] |
+//! | the standard portable format | [`to_portable`], [`from_portable`], [`portable_len`], [`write_portable_into`], [`from_portable_writer`], [`looks_like_portable`]; of signed values: [`from_portable_signed`], [`write_portable_signed_into`], [`to_portable_signed`]; the 32-bit format: [`from_portable32_writer`], [`portable32_len`], [`write_portable32_into`] |
 //! | signed values (SQL `bigint`) | [`to_stored`], [`to_signed`], [`to_signed_bits`], [`from_signed`] |
 //! | SIMD tiers | [`Tier`], [`tier`], [`set_tier`], [`reset_tier`], [`available_tiers`] |
 //! | cancellation | [`set_interrupt_hook`] |
@@ -51,6 +52,7 @@ internal_modules!(
 );
 mod encode;
 mod interrupt;
+mod owned;
 
 pub use builder::{empty, from_range, from_sorted, from_unsorted, from_values};
 pub use container::{
@@ -66,6 +68,7 @@ pub use ops::{
     is_subset, or, or_len, or_many, or_writer, xor, xor_len, xor_writer, Accumulator,
     AndAccumulator, BuildAccumulator, OrAccumulator, SetOp, XorAccumulator,
 };
+pub use owned::Roaring;
 pub use partial::{
     contains as contains_from_ranges, header as header_from_prefix, index as index_from_ranges,
     rank as rank_from_ranges, select as select_from_ranges, PartialReadError,
