@@ -78,6 +78,12 @@ install_extension() {
     local sudo_flag=()
     [ "$(id -u)" = 0 ] || sudo_flag=(--sudo)
     (cd "$ROOT" && cargo pgrx install --release --pg-config "$PG_CONFIG" "${sudo_flag[@]}")
+    # The update scripts between releases (README, "Versions and upgrades"), which
+    # ALTER EXTENSION sroar_pg UPDATE runs; cargo pgrx installs only the current script.
+    local updates=("$ROOT"/sql/sroar_pg--*--*.sql)
+    if [ -e "${updates[0]}" ]; then
+        as_root cp "${updates[@]}" "$($PG_CONFIG --sharedir)/extension/"
+    fi
 }
 
 # A directory for a cluster owned by `postgres`: under the project when the `postgres`

@@ -9,7 +9,9 @@
 #   4. the extension's in-process tests (cargo pgrx test, #[pg_test])
 #   5. the SQL regression suite (pg_regress, tests/sql + tests/expected) against a fresh
 #      throwaway cluster with the release build installed
-#   6. the client integration tests (tests/client, the `postgres` crate) against it
+#   6. the client integration tests (tests/client, the `postgres` crate) against it, and
+#      the upgrade path (tests/upgrade/check.sh: ALTER EXTENSION UPDATE from each
+#      earlier release gives the objects of a fresh install)
 #   7. the distributed suite on Citus 13.2.2 (scripts/citus.sh test: a coordinator and
 #      two workers on loopback, tests/citus against local copies of the same tables)
 #   8. the benchmark runner on small data (scripts/bench.sh --smoke, its own cluster):
@@ -80,6 +82,7 @@ run_client_tests() {
 if start_cluster "$DATA" "$PORT" fresh; then
     step "SQL regression (pg_regress)" run_regress
     step "client integration tests" run_client_tests
+    step "upgrade path (tests/upgrade/check.sh)" bash "$ROOT/tests/upgrade/check.sh" "$PORT"
     stop_cluster "$DATA"
 else
     results+=("FAILED  start test cluster (see $DATA/server.log)")
