@@ -11,7 +11,8 @@
 #      throwaway cluster with the release build installed
 #   6. the client integration tests (tests/client, the `postgres` crate) against it, and
 #      the upgrade path (tests/upgrade/check.sh: ALTER EXTENSION UPDATE from each
-#      earlier release gives the objects of a fresh install)
+#      earlier release gives the objects of a fresh install) and what can be checked of
+#      the Docker image without a Docker engine (tests/docker/check.sh)
 #   7. the distributed suite on Citus 13.2.2 (scripts/citus.sh test: a coordinator and
 #      two workers on loopback, tests/citus against local copies of the same tables)
 #   8. the benchmark runner on small data (scripts/bench.sh --smoke, its own cluster):
@@ -83,6 +84,7 @@ if start_cluster "$DATA" "$PORT" fresh; then
     step "SQL regression (pg_regress)" run_regress
     step "client integration tests" run_client_tests
     step "upgrade path (tests/upgrade/check.sh)" bash "$ROOT/tests/upgrade/check.sh" "$PORT"
+    step "Docker image recipe (tests/docker/check.sh)" bash "$ROOT/tests/docker/check.sh" "$PORT"
     stop_cluster "$DATA"
 else
     results+=("FAILED  start test cluster (see $DATA/server.log)")

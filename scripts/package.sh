@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Gathers the installed extension's files into DIR, as an image or a package needs
+# them (the Dockerfile's build stage):
+#
+#   scripts/package.sh DIR    DIR/lib: sroar_pg.so
+#                             DIR/extension: sroar_pg.control and the SQL scripts
+#
+# Run after scripts/setup.sh (or install_extension); fails if a file is missing.
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+DEST=${1:?usage: scripts/package.sh DIR}
+LIB=$($PG_CONFIG --pkglibdir)
+EXT=$($PG_CONFIG --sharedir)/extension
+VERSION=$(sed -n 's/^version = "\(.*\)"/\1/p' "$ROOT/Cargo.toml" | head -n 1)
+
+mkdir -p "$DEST/lib" "$DEST/extension"
+cp "$LIB/sroar_pg.so" "$DEST/lib/"
+cp "$EXT/sroar_pg.control" "$EXT/sroar_pg--$VERSION.sql" "$DEST/extension/"
+for update in "$ROOT"/sql/sroar_pg--*--*.sql; do
+    [ -e "$update" ] && cp "$update" "$DEST/extension/"
+done
+grep -q "default_version = '$VERSION'" "$DEST/extension/sroar_pg.control"
+echo "sroar_pg $VERSION: $(find "$DEST" -type f | wc -l) files in $DEST"
