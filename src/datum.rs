@@ -61,19 +61,38 @@ impl<'fcx> Roaring<'fcx> {
         }
     }
 
-    /// Whether the value is stored out of line and uncompressed, where reading a few
-    /// slices costs a few chunks instead of the whole value.
-    pub fn is_toasted_uncompressed(&self) -> bool {
+    /// The length of the value when it is stored out of line and uncompressed, where
+    /// reading a few slices costs a few chunks instead of the whole value.
+    pub fn toasted_uncompressed_len(&self) -> Option<usize> {
+        let ext = self.on_disk()?;
+        let stored = ext.va_extinfo & ((1 << pg_sys::VARLENA_EXTSIZE_BITS) - 1);
+        (stored as i64 >= i64::from(ext.va_rawsize) - pg_sys::VARHDRSZ as i64)
+            .then_some(stored as usize)
+    }
+
+    /// What names the stored bytes of an out-of-line value: its TOAST relation, value
+    /// id and sizes. Stored values never change in place, so within a query the same
+    /// key always means the same bytes.
+    pub fn toast_key(&self) -> Option<[u32; 4]> {
+        let ext = self.on_disk()?;
+        Some([
+            ext.va_toastrelid.to_u32(),
+            ext.va_valueid.to_u32(),
+            ext.va_extinfo,
+            ext.va_rawsize as u32,
+        ])
+    }
+
+    /// The TOAST pointer of a value stored out of line on disk.
+    fn on_disk(&self) -> Option<pg_sys::varatt_external> {
         let p = self.datum.cast_mut_ptr::<u8>();
         // SAFETY: a non-null varlena; an external one (first byte 0x01) has its tag
         // next and, for VARTAG_ONDISK, an unaligned varatt_external after that.
         unsafe {
             if *p != 0x01 || u32::from(*p.add(1)) != pg_sys::vartag_external::VARTAG_ONDISK {
-                return false;
+                return None;
             }
-            let ext = (p.add(2) as *const pg_sys::varatt_external).read_unaligned();
-            let stored = ext.va_extinfo & ((1 << pg_sys::VARLENA_EXTSIZE_BITS) - 1);
-            stored as i64 >= i64::from(ext.va_rawsize) - pg_sys::VARHDRSZ as i64
+            Some((p.add(2) as *const pg_sys::varatt_external).read_unaligned())
         }
     }
 }

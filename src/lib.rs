@@ -21,6 +21,7 @@ mod io;
 mod meta;
 mod opclass;
 mod text;
+mod value_cache;
 
 pgrx::extension_sql_file!("../sql/sroar_pg.sql", name = "sroar_pg_surface", finalize);
 

@@ -3,8 +3,9 @@
 
 use pgrx::prelude::*;
 
-use crate::datum::{Roaring, RoaringOut};
-use crate::int8;
+use crate::datum::{raw_arg, roaring_arg, Roaring, RoaringOut};
+use crate::errors;
+use crate::functions::one_set;
 
 #[pg_extern(sql = false)]
 fn rb_and(a: Roaring, b: Roaring) -> RoaringOut {
@@ -69,8 +70,12 @@ fn rb_contained_by(a: Roaring, b: Roaring) -> bool {
 
 /// x <@ r: the element is in the set.
 #[pg_extern(sql = false)]
-fn rb_int8_contained_by(x: i64, r: Roaring) -> bool {
-    r.view().contains(int8::to_u64(x))
+fn rb_int8_contained_by(fcinfo: pg_sys::FunctionCallInfo) -> bool {
+    // x <@ r: the commutator of r @> x, answered the same way.
+    let (Some(x), Some(r)) = (raw_arg(fcinfo, 0), roaring_arg(fcinfo, 1)) else {
+        errors::invalid_parameter("a NULL argument to a STRICT function")
+    };
+    one_set::contains(fcinfo, &r, x.value() as i64)
 }
 
 #[pg_extern(sql = false)]

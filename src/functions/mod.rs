@@ -5,6 +5,6 @@ mod build;
 mod element;
 mod many;
 mod multirange;
-mod one_set;
+pub(crate) mod one_set;
 mod page;
 mod range;

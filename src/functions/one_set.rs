@@ -6,26 +6,42 @@
 use pgrx::prelude::*;
 use sroar::{Header, PartialReadError, HEADER_MAX_LEN};
 
-use crate::datum::Roaring;
-use crate::{errors, int8};
+use crate::datum::{raw_arg, roaring_arg, stored_view, Roaring};
+use crate::{errors, int8, value_cache};
 
 /// The header alone: on a large TOASTed value, only its first chunk is fetched.
 fn header(r: &Roaring) -> Header {
     sroar::header_from_prefix(r.prefix(HEADER_MAX_LEN)).unwrap_or_else(|e| errors::stored_value(e))
 }
 
-/// `by_ranges` over TOAST slices of an out-of-line value, else `in_memory` over the
-/// whole value.
+/// Out-of-line values up to this size are read whole: one TOAST index scan for all
+/// their chunks costs less than the three or four scans of a partial read (a
+/// directory search, a count, a container), each of which fetches a chunk anew.
+/// Read whole, they stay with the call site for the rest of the query
+/// (`value_cache`), so a join probing the same sets again reads none of them again.
+const READ_WHOLE_UP_TO: usize = 64 << 10;
+
+/// The roaring64 argument 0 and the int8 argument 1 of a STRICT function.
+fn args<'fcx>(fcinfo: pg_sys::FunctionCallInfo) -> (Roaring<'fcx>, i64) {
+    let (Some(r), Some(x)) = (roaring_arg(fcinfo, 0), raw_arg(fcinfo, 1)) else {
+        errors::invalid_parameter("a NULL argument to a STRICT function")
+    };
+    (r, x.value() as i64)
+}
+
+/// `by_ranges` over TOAST slices of a large out-of-line value, else `in_memory` over
+/// the whole value.
 fn answer<'fcx, T>(
+    fcinfo: pg_sys::FunctionCallInfo,
     r: &Roaring<'fcx>,
     by_ranges: impl FnOnce(&mut dyn FnMut(usize, usize) -> &'fcx [u8]) -> Result<T, PartialReadError>,
     in_memory: impl FnOnce(sroar::RoaringView<'fcx>) -> T,
 ) -> T {
-    if r.is_toasted_uncompressed() {
-        by_ranges(&mut |offset, len| r.slice(offset, len))
-            .unwrap_or_else(|e| errors::stored_value(e))
-    } else {
-        in_memory(r.view())
+    match r.toasted_uncompressed_len() {
+        Some(len) if len > READ_WHOLE_UP_TO => by_ranges(&mut |offset, len| r.slice(offset, len))
+            .unwrap_or_else(|e| errors::stored_value(e)),
+        Some(_) => in_memory(stored_view(value_cache::whole(fcinfo, r))),
+        None => in_memory(r.view()),
     }
 }
 
@@ -51,29 +67,57 @@ fn rb_max(r: Roaring) -> Option<i64> {
     (h.cardinality > 0).then(|| int8::to_i64(h.max))
 }
 
-#[pg_extern(sql = false)]
-fn rb_contains_int8(r: Roaring, x: i64) -> bool {
+/// Whether `r` holds `x`: the few byte ranges it needs of a large stored value, the
+/// whole of a smaller one.
+pub(crate) fn contains(fcinfo: pg_sys::FunctionCallInfo, r: &Roaring<'_>, x: i64) -> bool {
     let x = int8::to_u64(x);
-    answer(&r, |f| sroar::contains_from_ranges(f, x), |v| v.contains(x))
+    answer(
+        fcinfo,
+        r,
+        |f| sroar::contains_from_ranges(f, x),
+        |v| v.contains(x),
+    )
+}
+
+/// rb_contains(r, x) and r @> x.
+#[pg_extern(sql = false)]
+fn rb_contains_int8(fcinfo: pg_sys::FunctionCallInfo) -> bool {
+    let (r, x) = args(fcinfo);
+    contains(fcinfo, &r, x)
 }
 
 /// The number of elements <= x.
 #[pg_extern(sql = false)]
-fn rb_rank(r: Roaring, x: i64) -> i64 {
+fn rb_rank(fcinfo: pg_sys::FunctionCallInfo) -> i64 {
+    let (r, x) = args(fcinfo);
     let x = int8::to_u64(x);
-    answer(&r, |f| sroar::rank_from_ranges(f, x), |v| v.rank(x)) as i64
+    answer(fcinfo, &r, |f| sroar::rank_from_ranges(f, x), |v| v.rank(x)) as i64
 }
 
 /// The 0-based position of x, or -1 when absent.
 #[pg_extern(sql = false)]
-fn rb_index(r: Roaring, x: i64) -> i64 {
+fn rb_index(fcinfo: pg_sys::FunctionCallInfo) -> i64 {
+    let (r, x) = args(fcinfo);
     let x = int8::to_u64(x);
-    answer(&r, |f| sroar::index_from_ranges(f, x), |v| v.index(x)).map_or(-1, |i| i as i64)
+    answer(
+        fcinfo,
+        &r,
+        |f| sroar::index_from_ranges(f, x),
+        |v| v.index(x),
+    )
+    .map_or(-1, |i| i as i64)
 }
 
 /// The k-th smallest element (0-based), NULL when k is out of range.
 #[pg_extern(sql = false)]
-fn rb_select(r: Roaring, k: i64) -> Option<i64> {
+fn rb_select(fcinfo: pg_sys::FunctionCallInfo) -> Option<i64> {
+    let (r, k) = args(fcinfo);
     let k = u64::try_from(k).ok()?;
-    answer(&r, |f| sroar::select_from_ranges(f, k), |v| v.select(k)).map(int8::to_i64)
+    answer(
+        fcinfo,
+        &r,
+        |f| sroar::select_from_ranges(f, k),
+        |v| v.select(k),
+    )
+    .map(int8::to_i64)
 }

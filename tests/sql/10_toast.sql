@@ -52,3 +52,33 @@ SELECT bool_and(rb_rank(r, x) = rb_rank(r | 0::int8, x)
                           419430400, -1, 9223372036854775807, -9223372036854775808]::int8[]) x;
 SELECT bool_and(rb_select(r, k) IS NOT DISTINCT FROM rb_select(r | 0::int8, k)) AS select_equal_whole
   FROM huge, unnest(ARRAY[0, 1, 32767, 32768, 104857599, 209715199, 209715200, -1]::int8[]) k;
+
+-- Joins that probe the same stored sets again and again: values up to 64 kB are read
+-- whole and kept by the call site for the rest of the query (value_cache), larger
+-- ones read in slices. 600 sets (more than the 512 a call site keeps), of 10 kB and
+-- of 130 kB, probed 300 times each, against the model of their elements.
+CREATE TABLE probed (id int PRIMARY KEY, r roaring64);
+INSERT INTO probed
+SELECT i, CASE WHEN i % 100 = 0 THEN rb_from_range(i * 1000000, i * 1000000 + 40000)
+                                     | rb_build(ARRAY(SELECT i * 1000000 + 100000 + j * 17 FROM generate_series(0, 60000) j))
+               ELSE rb_build(ARRAY(SELECT (hashint8(i * 10000 + j) & 1048575) FROM generate_series(1, 5000) j)) END
+  FROM generate_series(1, 600) i;
+CREATE TABLE probed_model AS SELECT id, v FROM probed, rb_iterate(r) v;
+CREATE INDEX ON probed_model (id, v);
+CREATE TABLE probe_values AS
+SELECT (hashint8(k) & 1048575)::int8 AS v FROM generate_series(1, 290) k
+UNION ALL SELECT unnest(ARRAY[0, 1048575, 100040000, 100000000, -1, 9223372036854775807]::int8[]);
+ANALYZE probed; ANALYZE probe_values; ANALYZE probed_model;
+SELECT count(*) FILTER (WHERE pg_column_size(r) > 65536) AS large, count(*) AS sets,
+       bool_and(pg_column_size(r) > 2048) AS all_out_of_line FROM probed;
+SET enable_hashjoin = off; SET enable_mergejoin = off;
+SELECT (SELECT count(*) FROM probe_values q, probed t WHERE t.r @> q.v)
+     = (SELECT count(*) FROM probe_values q, probed_model m WHERE m.v = q.v) AS contains_equal_model,
+       (SELECT count(*) FROM probe_values q, probed t WHERE q.v <@ t.r)
+     = (SELECT count(*) FROM probe_values q, probed_model m WHERE m.v = q.v) AS contained_equal_model;
+SELECT bool_and(rb_rank(t.r, q.v) = (SELECT count(*) FROM probed_model m WHERE m.id = t.id AND m.v <= q.v)) AS rank_equal_model
+  FROM probed t, (SELECT v FROM probe_values LIMIT 20) q WHERE t.id % 7 = 0;
+SELECT bool_and(rb_select(t.r, k) IS NOT DISTINCT FROM
+                (SELECT v FROM probed_model m WHERE m.id = t.id ORDER BY v OFFSET k LIMIT 1)) AS select_equal_model
+  FROM probed t, unnest(ARRAY[0, 1, 4000, 100000]::int8[]) k WHERE t.id % 7 = 0;
+RESET enable_hashjoin; RESET enable_mergejoin;
