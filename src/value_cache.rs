@@ -11,8 +11,8 @@
 //! change in place, so within a query the same pointer means the same bytes. The
 //! table lives in `fn_mcxt`, which the executor frees with the query, and holds at
 //! most `MAX_BYTES` of values and `SLOTS / 2` of them; past that, values are read
-//! each time, as without the cache. A value is kept from its second read on, so a
-//! scan that reads each value once copies nothing.
+//! each time, as without the cache. A value is kept from its third read on, so a
+//! scan (one read of each value) or a join of neighbours (two) copies nothing.
 
 use core::ffi::c_void;
 use core::ptr;
@@ -23,6 +23,8 @@ use crate::datum::Roaring;
 
 const SLOTS: usize = 1024;
 const MAX_BYTES: usize = 16 << 20;
+/// A value is kept from this read on.
+const KEEP_FROM_READ: usize = 3;
 /// Marks an `fn_extra` that holds our table (a call site's fn_extra is ours, but
 /// the check costs nothing).
 const MAGIC: u64 = 0x7372_6f61_725f_7663;
@@ -33,6 +35,8 @@ struct Slot {
     key: [u32; 4],
     data: *const u8,
     len: usize,
+    /// Reads of the value so far, while it is not kept.
+    reads: usize,
 }
 
 #[repr(C)]
@@ -85,19 +89,21 @@ pub fn whole<'fcx>(fcinfo: pg_sys::FunctionCallInfo, r: &Roaring<'fcx>) -> &'fcx
         };
         let bytes = r.bytes();
         if !seen {
-            // A value read once is only noted: a query that reads each value once
-            // (a scan) pays no copy; the second read keeps it.
+            // A value is only counted at first: a scan reads each value once, and a
+            // join of neighbours each value twice; neither should pay for a copy.
             if table.count < SLOTS / 2 {
                 table.slots[i] = Slot {
                     key,
                     data: ptr::null(),
                     len: 0,
+                    reads: 1,
                 };
                 table.count += 1;
             }
             return bytes;
         }
-        if table.bytes + bytes.len() > MAX_BYTES {
+        table.slots[i].reads += 1;
+        if table.slots[i].reads < KEEP_FROM_READ || table.bytes + bytes.len() > MAX_BYTES {
             return bytes;
         }
         let copy = pg_sys::MemoryContextAlloc((*flinfo).fn_mcxt, bytes.len().max(1)) as *mut u8;

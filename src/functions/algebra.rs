@@ -3,54 +3,77 @@
 
 use pgrx::prelude::*;
 
-use crate::datum::{raw_arg, roaring_arg, Roaring, RoaringOut};
+use crate::datum::{raw_arg, roaring_arg, stored_view, RoaringOut};
 use crate::errors;
 use crate::functions::one_set;
+use crate::value_cache;
+use sroar::RoaringView;
 
-#[pg_extern(sql = false)]
-fn rb_and(a: Roaring, b: Roaring) -> RoaringOut {
-    sroar::and_writer(a.view(), b.view()).into()
+/// The two roaring64 arguments of a STRICT function as views. A stored set this call
+/// site reads again and again in the query (a join of every pair) comes from
+/// `value_cache` after its first reads.
+fn pair<'fcx>(fcinfo: pg_sys::FunctionCallInfo) -> (RoaringView<'fcx>, RoaringView<'fcx>) {
+    let (Some(a), Some(b)) = (roaring_arg(fcinfo, 0), roaring_arg(fcinfo, 1)) else {
+        errors::invalid_parameter("a NULL argument to a STRICT function")
+    };
+    (
+        stored_view(value_cache::whole(fcinfo, &a)),
+        stored_view(value_cache::whole(fcinfo, &b)),
+    )
 }
 
 #[pg_extern(sql = false)]
-fn rb_or(a: Roaring, b: Roaring) -> RoaringOut {
-    sroar::or_writer(a.view(), b.view()).into()
+fn rb_and(fcinfo: pg_sys::FunctionCallInfo) -> RoaringOut {
+    let (a, b) = pair(fcinfo);
+    sroar::and_writer(a, b).into()
 }
 
 #[pg_extern(sql = false)]
-fn rb_xor(a: Roaring, b: Roaring) -> RoaringOut {
-    sroar::xor_writer(a.view(), b.view()).into()
+fn rb_or(fcinfo: pg_sys::FunctionCallInfo) -> RoaringOut {
+    let (a, b) = pair(fcinfo);
+    sroar::or_writer(a, b).into()
 }
 
 #[pg_extern(sql = false)]
-fn rb_andnot(a: Roaring, b: Roaring) -> RoaringOut {
-    sroar::andnot_writer(a.view(), b.view()).into()
+fn rb_xor(fcinfo: pg_sys::FunctionCallInfo) -> RoaringOut {
+    let (a, b) = pair(fcinfo);
+    sroar::xor_writer(a, b).into()
 }
 
 #[pg_extern(sql = false)]
-fn rb_and_cardinality(a: Roaring, b: Roaring) -> i64 {
-    sroar::and_len(a.view(), b.view()) as i64
+fn rb_andnot(fcinfo: pg_sys::FunctionCallInfo) -> RoaringOut {
+    let (a, b) = pair(fcinfo);
+    sroar::andnot_writer(a, b).into()
 }
 
 #[pg_extern(sql = false)]
-fn rb_or_cardinality(a: Roaring, b: Roaring) -> i64 {
-    sroar::or_len(a.view(), b.view()) as i64
+fn rb_and_cardinality(fcinfo: pg_sys::FunctionCallInfo) -> i64 {
+    let (a, b) = pair(fcinfo);
+    sroar::and_len(a, b) as i64
 }
 
 #[pg_extern(sql = false)]
-fn rb_xor_cardinality(a: Roaring, b: Roaring) -> i64 {
-    sroar::xor_len(a.view(), b.view()) as i64
+fn rb_or_cardinality(fcinfo: pg_sys::FunctionCallInfo) -> i64 {
+    let (a, b) = pair(fcinfo);
+    sroar::or_len(a, b) as i64
 }
 
 #[pg_extern(sql = false)]
-fn rb_andnot_cardinality(a: Roaring, b: Roaring) -> i64 {
-    sroar::andnot_len(a.view(), b.view()) as i64
+fn rb_xor_cardinality(fcinfo: pg_sys::FunctionCallInfo) -> i64 {
+    let (a, b) = pair(fcinfo);
+    sroar::xor_len(a, b) as i64
+}
+
+#[pg_extern(sql = false)]
+fn rb_andnot_cardinality(fcinfo: pg_sys::FunctionCallInfo) -> i64 {
+    let (a, b) = pair(fcinfo);
+    sroar::andnot_len(a, b) as i64
 }
 
 /// |A ∩ B| / |A ∪ B|, NULL when both are empty.
 #[pg_extern(sql = false)]
-fn rb_jaccard(a: Roaring, b: Roaring) -> Option<f64> {
-    let (a, b) = (a.view(), b.view());
+fn rb_jaccard(fcinfo: pg_sys::FunctionCallInfo) -> Option<f64> {
+    let (a, b) = pair(fcinfo);
     let both = sroar::and_len(a, b);
     let either = a.len() + b.len() - both;
     (either > 0).then(|| both as f64 / either as f64)
@@ -58,14 +81,16 @@ fn rb_jaccard(a: Roaring, b: Roaring) -> Option<f64> {
 
 /// a @> b: every element of b is in a.
 #[pg_extern(sql = false)]
-fn rb_contains_all(a: Roaring, b: Roaring) -> bool {
-    sroar::is_subset(b.view(), a.view())
+fn rb_contains_all(fcinfo: pg_sys::FunctionCallInfo) -> bool {
+    let (a, b) = pair(fcinfo);
+    sroar::is_subset(b, a)
 }
 
 /// a <@ b: every element of a is in b.
 #[pg_extern(sql = false)]
-fn rb_contained_by(a: Roaring, b: Roaring) -> bool {
-    sroar::is_subset(a.view(), b.view())
+fn rb_contained_by(fcinfo: pg_sys::FunctionCallInfo) -> bool {
+    let (a, b) = pair(fcinfo);
+    sroar::is_subset(a, b)
 }
 
 /// x <@ r: the element is in the set.
@@ -79,6 +104,7 @@ fn rb_int8_contained_by(fcinfo: pg_sys::FunctionCallInfo) -> bool {
 }
 
 #[pg_extern(sql = false)]
-fn rb_intersects(a: Roaring, b: Roaring) -> bool {
-    sroar::intersects(a.view(), b.view())
+fn rb_intersects(fcinfo: pg_sys::FunctionCallInfo) -> bool {
+    let (a, b) = pair(fcinfo);
+    sroar::intersects(a, b)
 }

@@ -17,8 +17,9 @@ fn header(r: &Roaring) -> Header {
 /// Out-of-line values up to this size are read whole: one TOAST index scan for all
 /// their chunks costs less than the three or four scans of a partial read (a
 /// directory search, a count, a container), each of which fetches a chunk anew.
-/// Read whole, they stay with the call site for the rest of the query
-/// (`value_cache`), so a join probing the same sets again reads none of them again.
+/// Read whole, a set read again and again stays with the call site for the rest of
+/// the query (`value_cache`), so a join probing the same sets reads each only a few
+/// times.
 const READ_WHOLE_UP_TO: usize = 64 << 10;
 
 /// The roaring64 argument 0 and the int8 argument 1 of a STRICT function.

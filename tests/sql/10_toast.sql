@@ -65,6 +65,7 @@ SELECT i, CASE WHEN i % 100 = 0 THEN rb_from_range(i * 1000000, i * 1000000 + 40
   FROM generate_series(1, 600) i;
 CREATE TABLE probed_model AS SELECT id, v FROM probed, rb_iterate(r) v;
 CREATE INDEX ON probed_model (id, v);
+CREATE INDEX ON probed_model (v);
 CREATE TABLE probe_values AS
 SELECT (hashint8(k) & 1048575)::int8 AS v FROM generate_series(1, 290) k
 UNION ALL SELECT unnest(ARRAY[0, 1048575, 100040000, 100000000, -1, 9223372036854775807]::int8[]);
@@ -82,3 +83,10 @@ SELECT bool_and(rb_select(t.r, k) IS NOT DISTINCT FROM
                 (SELECT v FROM probed_model m WHERE m.id = t.id ORDER BY v OFFSET k LIMIT 1)) AS select_equal_model
   FROM probed t, unnest(ARRAY[0, 1, 4000, 100000]::int8[]) k WHERE t.id % 7 = 0;
 RESET enable_hashjoin; RESET enable_mergejoin;
+-- Every pair of 40 sets (each read 40 times by the same call site), against the model.
+SELECT (SELECT sum(rb_and_cardinality(x.r, y.r)) FROM probed x, probed y WHERE x.id <= 40 AND y.id <= 40)
+     = (SELECT count(*) FROM probed_model a JOIN probed_model b USING (v) WHERE a.id <= 40 AND b.id <= 40)
+       AS pair_cardinalities_equal_model,
+       -- The random sets contain one another only when they are the same set.
+       (SELECT bool_and((x.r @> y.r) = (x.id = y.id)) FROM probed x, probed y
+         WHERE x.id <= 40 AND y.id <= 40) AS pair_contains_equal_model;
