@@ -453,6 +453,19 @@ pub fn raw_arg(fcinfo: pg_sys::FunctionCallInfo, i: usize) -> Option<pg_sys::Dat
     }
 }
 
+/// Argument `i` of a STRICT function as a roaring64 (never NULL there).
+pub fn strict_roaring_arg<'fcx>(fcinfo: pg_sys::FunctionCallInfo, i: usize) -> Roaring<'fcx> {
+    roaring_arg(fcinfo, i)
+        .unwrap_or_else(|| errors::invalid_parameter(format!("argument {i} is NULL")))
+}
+
+/// Argument `i` of a STRICT function as an int8 (never NULL there).
+pub fn strict_int8_arg(fcinfo: pg_sys::FunctionCallInfo, i: usize) -> i64 {
+    raw_arg(fcinfo, i)
+        .map(|d| d.value() as i64)
+        .unwrap_or_else(|| errors::invalid_parameter(format!("argument {i} is NULL")))
+}
+
 /// Argument `i` as a roaring64, None when SQL NULL.
 pub fn roaring_arg<'fcx>(fcinfo: pg_sys::FunctionCallInfo, i: usize) -> Option<Roaring<'fcx>> {
     // SAFETY: argument `i` is declared roaring64 in SQL and is not NULL.

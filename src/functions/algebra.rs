@@ -3,8 +3,7 @@
 
 use pgrx::prelude::*;
 
-use crate::datum::{raw_arg, roaring_arg, stored_view, RoaringOut};
-use crate::errors;
+use crate::datum::{stored_view, strict_int8_arg, strict_roaring_arg, RoaringOut};
 use crate::functions::one_set;
 use crate::value_cache;
 use sroar::RoaringView;
@@ -13,9 +12,7 @@ use sroar::RoaringView;
 /// site reads again and again in the query (a join of every pair) comes from
 /// `value_cache` after its first reads.
 fn pair<'fcx>(fcinfo: pg_sys::FunctionCallInfo) -> (RoaringView<'fcx>, RoaringView<'fcx>) {
-    let (Some(a), Some(b)) = (roaring_arg(fcinfo, 0), roaring_arg(fcinfo, 1)) else {
-        errors::invalid_parameter("a NULL argument to a STRICT function")
-    };
+    let (a, b) = (strict_roaring_arg(fcinfo, 0), strict_roaring_arg(fcinfo, 1));
     (
         stored_view(value_cache::whole(fcinfo, &a)),
         stored_view(value_cache::whole(fcinfo, &b)),
@@ -97,10 +94,8 @@ fn rb_contained_by(fcinfo: pg_sys::FunctionCallInfo) -> bool {
 #[pg_extern(sql = false)]
 fn rb_int8_contained_by(fcinfo: pg_sys::FunctionCallInfo) -> bool {
     // x <@ r: the commutator of r @> x, answered the same way.
-    let (Some(x), Some(r)) = (raw_arg(fcinfo, 0), roaring_arg(fcinfo, 1)) else {
-        errors::invalid_parameter("a NULL argument to a STRICT function")
-    };
-    one_set::contains(fcinfo, &r, x.value() as i64)
+    let r = strict_roaring_arg(fcinfo, 1);
+    one_set::contains(fcinfo, &r, strict_int8_arg(fcinfo, 0))
 }
 
 #[pg_extern(sql = false)]

@@ -6,7 +6,7 @@
 use pgrx::prelude::*;
 use sroar::{Header, PartialReadError, HEADER_MAX_LEN};
 
-use crate::datum::{raw_arg, roaring_arg, stored_view, Roaring};
+use crate::datum::{stored_view, strict_int8_arg, strict_roaring_arg, Roaring};
 use crate::{errors, int8, value_cache};
 
 /// The header alone: on a large TOASTed value, only its first chunk is fetched.
@@ -24,10 +24,7 @@ const READ_WHOLE_UP_TO: usize = 64 << 10;
 
 /// The roaring64 argument 0 and the int8 argument 1 of a STRICT function.
 fn args<'fcx>(fcinfo: pg_sys::FunctionCallInfo) -> (Roaring<'fcx>, i64) {
-    let (Some(r), Some(x)) = (roaring_arg(fcinfo, 0), raw_arg(fcinfo, 1)) else {
-        errors::invalid_parameter("a NULL argument to a STRICT function")
-    };
-    (r, x.value() as i64)
+    (strict_roaring_arg(fcinfo, 0), strict_int8_arg(fcinfo, 1))
 }
 
 /// `by_ranges` over TOAST slices of a large out-of-line value, else `in_memory` over
