@@ -5,8 +5,8 @@
 #
 # A throwaway cluster (.pgtest/ab, port from 15460) is loaded once with SETUP.sql; then,
 # for 3 rounds, each build in turn is copied over the installed sroar_pg.so, the server
-# restarted, each query run once to warm up and 5 times measured (EXPLAIN ANALYZE's
-# execution time). It prints each build's median per query and the ratio, and puts
+# restarted, each query run in a session of its own once to warm up and 5 times
+# measured (EXPLAIN ANALYZE's execution time). It prints each build's median per query and the ratio, and puts
 # the installed build back (AFTER.so) at the end. Keep a build with
 # `cp $(pg_config --pkglibdir)/sroar_pg.so /tmp/before.so` before changing the code.
 source "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh"
@@ -25,6 +25,18 @@ jit = off
 max_parallel_workers_per_gather = 0"
 pg "$PORT" -q -d postgres -f "$SETUP" >/dev/null
 
+# Execution time of one statement, as EXPLAIN ANALYZE reports it, so that a query
+# can be timed again and again inside one warm session (a new session pays for
+# loading the library and filling its caches, which the runner never measures).
+pg "$PORT" -q -d postgres <<'SQL' >/dev/null
+CREATE OR REPLACE FUNCTION ab_xtime(q text) RETURNS float8 LANGUAGE plpgsql AS $$
+DECLARE j json;
+BEGIN
+    EXECUTE 'EXPLAIN (ANALYZE, TIMING OFF, SUMMARY ON, FORMAT JSON) ' || q INTO j;
+    RETURN (j->0->>'Execution Time')::float8;
+END $$;
+SQL
+
 declare -A times=()
 for round in 1 2 3; do
     for build in before after; do
@@ -34,12 +46,10 @@ for round in 1 2 3; do
         as_postgres "$PGBIN/pg_ctl" -D "$DIR" -w -m fast restart >/dev/null
         i=0
         for q in "$@"; do
-            pg "$PORT" -qAt -d postgres -c "$q" >/dev/null
-            for _ in 1 2 3 4 5; do
-                t=$(pg "$PORT" -qAt -d postgres -c "EXPLAIN (ANALYZE, TIMING OFF, SUMMARY ON) $q" |
-                    sed -n 's/^Execution Time: \([0-9.]*\) ms$/\1/p')
-                times[$build,$i]+=" $t"
-            done
+            # One session per query and build: a warm-up run, then 5 measured.
+            t=$(echo "SELECT ab_xtime(:'q') FROM generate_series(1, 6)" |
+                pg "$PORT" -qAt -d postgres -v q="$q" | tail -n +2 | tr '\n' ' ')
+            times[$build,$i]+=" $t"
             i=$((i + 1))
         done
     done

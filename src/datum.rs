@@ -24,6 +24,11 @@ pub struct Roaring<'fcx> {
 }
 
 impl<'fcx> Roaring<'fcx> {
+    /// The datum as the caller passed it (a varlena or an expanded object's pointer).
+    pub fn raw(&self) -> pg_sys::Datum {
+        self.datum
+    }
+
     /// The whole value, detoasted if it has to be (the copy lives as long as the call).
     pub fn bytes(&self) -> &'fcx [u8] {
         // SAFETY: the datum is a non-null varlena of our type (ArgAbi only builds

@@ -15,6 +15,7 @@ use pgrx::{GucContext, GucFlags, GucRegistry};
 mod aggregates;
 mod datum;
 mod errors;
+mod fmgr;
 mod functions;
 mod int8;
 mod io;

@@ -17,6 +17,7 @@ use pgrx::prelude::*;
 use sroar::SetOp;
 
 use crate::datum::{raw_arg, roaring_arg, RawDatum, RoaringOut};
+use crate::fmgr::fmgr_function;
 use crate::int8;
 use arena::{agg_context, arena};
 use expanded::State;
@@ -43,23 +44,30 @@ fn state_for(
     fresh
 }
 
+/// The cardinality of an aggregate's result still held as its state (an
+/// aggregate's result handed to rb_cardinality, as in `rb_cardinality(rb_or_agg(r))`),
+/// read without writing the set out; None for any other value.
+pub fn state_cardinality(datum: pg_sys::Datum) -> Option<u64> {
+    State::from_datum(datum).map(|mut s| s.acc().len())
+}
+
 /// One transition step: the state absorbs the roaring64 in argument 1.
-fn transition(fcinfo: pg_sys::FunctionCallInfo, op: SetOp) -> RawDatum {
+fn transition(fcinfo: pg_sys::FunctionCallInfo, op: SetOp) -> Option<pg_sys::Datum> {
     let value = roaring_arg(fcinfo, 1);
     let Some(aggcontext) = agg_context(fcinfo) else {
         // Called as a plain function: the same operation on flat values.
         return match (roaring_arg(fcinfo, 0), value) {
             (Some(a), Some(b)) => {
                 let out: RoaringOut = op.apply(a.view(), b.view()).into();
-                RawDatum(Some(out.into_datum_raw()))
+                Some(out.into_datum_raw())
             }
-            (Some(_), None) => RawDatum(raw_arg(fcinfo, 0)),
-            (None, _) => RawDatum(raw_arg(fcinfo, 1)),
+            (Some(_), None) => raw_arg(fcinfo, 0),
+            (None, _) => raw_arg(fcinfo, 1),
         };
     };
     let Some(value) = value else {
         // NULL rows are skipped: the state (possibly still NULL) is unchanged.
-        return RawDatum(raw_arg(fcinfo, 0));
+        return raw_arg(fcinfo, 0);
     };
     let mut state = state_for(fcinfo, aggcontext, op);
     let acc = state.acc();
@@ -67,29 +75,48 @@ fn transition(fcinfo: pg_sys::FunctionCallInfo, op: SetOp) -> RawDatum {
     if !acc.is_settled() {
         acc.add(value.view());
     }
-    RawDatum(Some(state.rw_datum()))
+    Some(state.rw_datum())
 }
 
-#[pg_extern(sql = false)]
-fn rb_or_trans(fcinfo: pg_sys::FunctionCallInfo) -> RawDatum {
+// The transition functions run once per row: they are plain fmgr entry points
+// (see `crate::fmgr`). The combine functions are the same symbols.
+fmgr_function!(
+    rb_or_trans_wrapper,
+    pg_finfo_rb_or_trans_wrapper,
+    or_transition
+);
+fmgr_function!(
+    rb_and_trans_wrapper,
+    pg_finfo_rb_and_trans_wrapper,
+    and_transition
+);
+fmgr_function!(
+    rb_xor_trans_wrapper,
+    pg_finfo_rb_xor_trans_wrapper,
+    xor_transition
+);
+fmgr_function!(
+    rb_build_trans_wrapper,
+    pg_finfo_rb_build_trans_wrapper,
+    build_transition
+);
+
+fn or_transition(fcinfo: pg_sys::FunctionCallInfo) -> Option<pg_sys::Datum> {
     transition(fcinfo, SetOp::Or)
 }
 
-#[pg_extern(sql = false)]
-fn rb_and_trans(fcinfo: pg_sys::FunctionCallInfo) -> RawDatum {
+fn and_transition(fcinfo: pg_sys::FunctionCallInfo) -> Option<pg_sys::Datum> {
     transition(fcinfo, SetOp::And)
 }
 
-#[pg_extern(sql = false)]
-fn rb_xor_trans(fcinfo: pg_sys::FunctionCallInfo) -> RawDatum {
+fn xor_transition(fcinfo: pg_sys::FunctionCallInfo) -> Option<pg_sys::Datum> {
     transition(fcinfo, SetOp::Xor)
 }
 
 /// rb_build_agg(int8): the state absorbs one element per row.
-#[pg_extern(sql = false)]
-fn rb_build_trans(fcinfo: pg_sys::FunctionCallInfo) -> RawDatum {
+fn build_transition(fcinfo: pg_sys::FunctionCallInfo) -> Option<pg_sys::Datum> {
     let Some(value) = raw_arg(fcinfo, 1) else {
-        return RawDatum(raw_arg(fcinfo, 0));
+        return raw_arg(fcinfo, 0);
     };
     let x = int8::to_u64(value.value() as i64);
     let Some(aggcontext) = agg_context(fcinfo) else {
@@ -98,31 +125,42 @@ fn rb_build_trans(fcinfo: pg_sys::FunctionCallInfo) -> RawDatum {
             None => sroar::from_sorted(&[x]),
         }
         .into();
-        return RawDatum(Some(out.into_datum_raw()));
+        return Some(out.into_datum_raw());
     };
     let mut state = state_for(fcinfo, aggcontext, SetOp::Or);
     state.acc().insert(x);
-    RawDatum(Some(state.rw_datum()))
+    Some(state.rw_datum())
 }
 
-/// The final function of rb_or_agg, rb_and_agg, rb_xor_agg and rb_build_agg: the
-/// state is a roaring64 already (the two types share their bytes), so it is handed
-/// on as it is, read-only, and PostgreSQL flattens it once where it stores the result.
-#[pg_extern(sql = false)]
-fn rb_state_final(fcinfo: pg_sys::FunctionCallInfo) -> RawDatum {
+// The final function of rb_or_agg, rb_and_agg, rb_xor_agg and rb_build_agg: the
+// state is a roaring64 already (the two types share their bytes), so it is handed
+// on as it is, read-only, and PostgreSQL flattens it once where it stores the result.
+fmgr_function!(
+    rb_state_final_wrapper,
+    pg_finfo_rb_state_final_wrapper,
+    state_final
+);
+
+fn state_final(fcinfo: pg_sys::FunctionCallInfo) -> Option<pg_sys::Datum> {
     let datum = raw_arg(fcinfo, 0);
-    RawDatum(datum.map(|d| State::from_datum(d).map_or(d, |s| s.ro_datum())))
+    datum.map(|d| State::from_datum(d).map_or(d, |s| s.ro_datum()))
 }
 
-/// The final function of the cardinality aggregates: the state's cardinality,
-/// expanded (read-only) or flat (after a parallel combine).
-#[pg_extern(sql = false)]
-fn rb_cardinality_final(fcinfo: pg_sys::FunctionCallInfo) -> Option<i64> {
+// The final function of the cardinality aggregates: the state's cardinality,
+// expanded (read-only) or flat (after a parallel combine).
+fmgr_function!(
+    rb_cardinality_final_wrapper,
+    pg_finfo_rb_cardinality_final_wrapper,
+    cardinality_final
+);
+
+fn cardinality_final(fcinfo: pg_sys::FunctionCallInfo) -> Option<pg_sys::Datum> {
     let datum = raw_arg(fcinfo, 0)?;
-    if let Some(mut s) = State::from_datum(datum) {
-        return Some(s.acc().len() as i64);
-    }
-    roaring_arg(fcinfo, 0).map(|r| r.view().len() as i64)
+    let len = match State::from_datum(datum) {
+        Some(mut s) => s.acc().len(),
+        None => roaring_arg(fcinfo, 0)?.view().len(),
+    };
+    Some(pg_sys::Datum::from(len as i64))
 }
 
 /// rb_or_agg_internal: the same union with an `internal` state, kept to measure the

@@ -45,7 +45,10 @@ fn answer<'fcx, T>(
 
 #[pg_extern(sql = false)]
 fn rb_cardinality(r: Roaring) -> i64 {
-    header(&r).cardinality as i64
+    match crate::aggregates::state_cardinality(r.raw()) {
+        Some(len) => len as i64,
+        None => header(&r).cardinality as i64,
+    }
 }
 
 #[pg_extern(sql = false)]

@@ -128,3 +128,22 @@ SELECT ''::roaring64_state;
 SELECT g, rb_or_agg_internal(r) = rb_or_agg(r) AS same FROM agg_rows GROUP BY g ORDER BY g;
 SELECT rb_or_agg_internal(r) IS NULL AS only_nulls FROM (VALUES (NULL::roaring64)) t(r);
 SELECT rb_or_agg_internal(r) IS NULL AS no_rows FROM agg_rows WHERE false;
+
+-- rb_cardinality straight over an aggregate's result reads the count of the state
+-- it is handed (no set is written out): per group, in a window, at the int8 edges,
+-- for an intersection that emptied, and for no rows.
+SELECT s.g, o = cardinality(union_m) AS or_ok, a = cardinality(and_m) AS and_ok,
+       x = cardinality(xor_m) AS xor_ok, b = cardinality(build_m) AS build_ok
+  FROM (SELECT g, rb_cardinality(rb_or_agg(r)) AS o, rb_cardinality(rb_and_agg(r)) AS a,
+               rb_cardinality(rb_xor_agg(r)) AS x, rb_cardinality(rb_build_agg(x)) AS b
+          FROM agg_rows GROUP BY g) s
+  JOIN model m USING (g) ORDER BY s.g;
+SELECT bool_and(c = rb_cardinality(u)) AS window_ok,
+       max(c) = (SELECT cardinality(union_m) FROM model WHERE g = 3) AS last_ok
+  FROM (SELECT rb_cardinality(rb_or_agg(r) OVER w) AS c, rb_or_agg(r) OVER w AS u
+          FROM agg_rows WHERE g = 3 WINDOW w AS (ORDER BY x, r)) t;
+SELECT rb_cardinality(rb_build_agg(v)) AS edges
+  FROM (VALUES (-9223372036854775808), (9223372036854775807), (0), (0), (65536), (4294967296), (281474976710656)) t(v);
+SELECT rb_cardinality(rb_and_agg(r)) AS emptied, rb_cardinality(rb_xor_agg(r)) AS xor_all
+  FROM (VALUES ('{1,2}'::roaring64), ('{3}'), ('{1,2,3}')) t(r);
+SELECT rb_cardinality(rb_or_agg(r)) IS NULL AS no_rows FROM agg_rows WHERE false;
