@@ -126,11 +126,13 @@ unsafe impl Allocator for Counting {
     }
 }
 
-/// Picks the SIMD tier and the hasher keys before anything is measured (each
-/// allocates once per process or thread).
+/// Picks the SIMD tier, the hasher keys and the buffer where arrays merge before
+/// anything is measured (each allocates once per process or thread).
 fn warm_up() {
-    let bytes = from_sorted(&[1, 2, 3]).unwrap();
+    // Not consecutive, so that the set is an array container, which merges.
+    let bytes = from_sorted(&[1, 3, 5]).unwrap();
     let mut acc = OrAccumulator::new();
+    acc.add(RoaringView::from_bytes(&bytes).unwrap());
     acc.add(RoaringView::from_bytes(&bytes).unwrap());
     acc.insert(70_000);
     let _ = acc.finish().into_vec();
@@ -392,6 +394,56 @@ fn many_small_sets_into_growing_containers() {
         let mut doubled = inputs.clone();
         doubled.extend(inputs.iter().skip(1).step_by(2).cloned());
         run_xor(&doubled);
+    }
+}
+
+/// A container that fills early (a full run, two halves of a bitmap, arrays that
+/// add up) reads no later input: arrays, bitmaps, runs and inserted values still
+/// give the model's set, written as one full run, next to keys that are not full.
+#[test]
+fn full_containers_absorb_later_inputs() {
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    for base in [0u64, 1 << 16, 1 << 32, 1 << 48, u64::MAX - 0xFFFF] {
+        let whole: Model = (base..=base + 0xFFFF).collect();
+        let evens: Model = whole.iter().copied().filter(|v| v % 2 == 0).collect();
+        let odds: Model = whole.iter().copied().filter(|v| v % 2 == 1).collect();
+        let quarters: Vec<Model> = (0..16u64)
+            .map(|q| (base + q * 4096..=base + q * 4096 + 4095).collect())
+            .collect();
+        let later: Vec<Model> = vec![
+            (0..100)
+                .map(|_| base + xorshift(&mut seed) % 0x10000)
+                .collect(),
+            (0..9000)
+                .map(|_| base + xorshift(&mut seed) % 0x10000)
+                .collect(),
+            (base + 10..base + 20_000).collect(),
+            // Values of the neighbouring keys, which stay partial.
+            (0..300)
+                .map(|_| (base ^ 1 << 17) + xorshift(&mut seed) % 0x10000)
+                .collect(),
+        ];
+        // Two bitmaps that do not fill the container: later inputs still count.
+        let threes: Model = whole.iter().copied().filter(|v| v % 3 == 0).collect();
+        let partial = vec![evens.clone(), threes];
+        for first in [
+            vec![whole.clone()],
+            vec![evens.clone(), odds.clone()],
+            quarters,
+            partial,
+        ] {
+            for insert_later in [false, true] {
+                let inputs: Vec<(Model, bool)> = first
+                    .iter()
+                    .map(|m| (m.clone(), false))
+                    .chain(later.iter().map(|m| (m.clone(), insert_later)))
+                    .collect();
+                run_or(&inputs);
+                let mut xor: Vec<Model> = first.clone();
+                xor.extend(later.iter().cloned());
+                run_xor(&xor);
+            }
+        }
     }
 }
 

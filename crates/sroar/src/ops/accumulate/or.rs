@@ -3,8 +3,8 @@
 use allocator_api2::alloc::{Allocator, Global};
 use allocator_api2::vec::Vec;
 
-use super::scratch::Acc;
-use super::store::{Store, UNKNOWN};
+use super::scratch::{Acc, FULL};
+use super::store::{Entry, Store, UNKNOWN};
 use crate::view::RoaringView;
 use crate::writer::{CapacityError, Writer};
 
@@ -59,7 +59,7 @@ impl<A: Allocator + Clone> OrAccumulator<A> {
     /// Adds the values of `v`. Containers are combined in scratch form: nothing
     /// is encoded or counted here.
     pub fn add(&mut self, v: RoaringView<'_>) {
-        self.store.add(v, Acc::or);
+        self.store.add(v, Entry::or);
     }
 
     /// Adds `value`; true when it was not there yet.
@@ -107,6 +107,7 @@ impl<A: Allocator + Clone> OrAccumulator<A> {
             }
             let key = chunk[0] >> 16;
             match self.store.get_mut(key) {
+                Some(e) if e.card == FULL => {}
                 Some(e) => {
                     e.acc.or_sorted(chunk);
                     e.changed();

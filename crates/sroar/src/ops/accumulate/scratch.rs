@@ -12,6 +12,11 @@ use crate::kernels::{array, array_bitmap, bitmap, owned, run};
 use crate::ops::pair::{load_words, Slices};
 use crate::writer::Writer;
 
+use super::store::UNKNOWN;
+
+/// The cardinality of a full container: every low value.
+pub(crate) const FULL: u32 = 1 << 16;
+
 /// An owned scratch container.
 #[derive(Clone, Debug)]
 pub(crate) enum Acc<A: Allocator + Clone = Global> {
@@ -36,6 +41,46 @@ const EAGER_WORDS: usize = 256;
 #[inline]
 fn merge_as_array(len: usize, card: usize) -> bool {
     len + card <= ARRAY_MAX as usize && (len < EAGER_WORDS || 4 * card >= len)
+}
+
+std::thread_local! {
+    /// Where [`union_into`] merges and a bitmap's values are gathered before they
+    /// are written, reused from call to call: an aggregate merges once per row and
+    /// container.
+    static VALUES: core::cell::RefCell<std::vec::Vec<u16>> = const {
+        core::cell::RefCell::new(std::vec::Vec::new())
+    };
+}
+
+/// Room for any array result and the slack a SIMD kernel reserves past it: the
+/// buffer is allocated once per thread, never per call.
+const VALUES_ROOM: usize = 2 * ARRAY_MAX as usize;
+
+/// Runs `f` on the thread's empty values buffer.
+fn with_values<R>(f: impl FnOnce(&mut std::vec::Vec<u16>) -> R) -> R {
+    VALUES.with_borrow_mut(|values| {
+        values.clear();
+        if values.capacity() < VALUES_ROOM {
+            values.reserve_exact(VALUES_ROOM);
+        }
+        f(values)
+    })
+}
+
+/// An array at least 1/8 of the length of the one it merges into goes through
+/// [`union_into`]; a smaller one merges in place, where copying the whole array
+/// twice would cost more than the merge (many sets of a few values per container).
+const SIMD_MERGE_RATIO: usize = 8;
+
+/// `l ∪= x` for two arrays of at most [`ARRAY_MAX`] values together, through the
+/// dispatched (SIMD) union kernel: several times faster than merging in place,
+/// which must go value by value.
+fn union_into<A: Allocator>(l: &mut Vec<[u8; 2], A>, x: &[[u8; 2]]) {
+    with_values(|merged| {
+        array::union(l, x, merged);
+        l.clear();
+        l.extend(merged.iter().map(|v| v.to_le_bytes()));
+    });
 }
 
 #[inline]
@@ -139,15 +184,29 @@ impl<A: Allocator + Clone> Acc<A> {
         set(self.words(), v)
     }
 
-    /// `self ∪= c`, where `c` holds `card` values. The bitmap form is not counted.
-    pub(crate) fn or(&mut self, c: Container<'_>, card: u32) {
+    /// `self ∪= c`, where `c` holds `card` values. Returns the cardinality of the
+    /// result where it comes for free (an array merge, a bitmap union counted in the
+    /// same pass, a full input), else [`UNKNOWN`].
+    pub(crate) fn or(&mut self, c: Container<'_>, card: u32) -> u32 {
+        if card == FULL {
+            self.words().fill(!0);
+            return FULL;
+        }
         if let Acc::Lows(l) = self {
             if merge_as_array(l.len(), card as usize) {
                 match Slices::of(c) {
-                    Slices::Array(x) => {
-                        return owned::merge_into(l, x.iter().rev().map(|&e| low(e)), x.len(), true)
+                    Slices::Array(x) if x.len() * SIMD_MERGE_RATIO >= l.len() => {
+                        union_into(l, x);
+                        return l.len() as u32;
                     }
-                    Slices::Run(x) => return owned::merge_into(l, run_values_rev(x), card as usize, true),
+                    Slices::Array(x) => {
+                        owned::merge_into(l, x.iter().rev().map(|&e| low(e)), x.len(), true);
+                        return l.len() as u32;
+                    }
+                    Slices::Run(x) => {
+                        owned::merge_into(l, run_values_rev(x), card as usize, true);
+                        return l.len() as u32;
+                    }
                     Slices::Bitmap(_) => {}
                 }
             }
@@ -155,11 +214,10 @@ impl<A: Allocator + Clone> Acc<A> {
         let w = self.words();
         match Slices::of(c) {
             Slices::Array(x) => array_bitmap::set_into(x, w),
-            Slices::Bitmap(x) => {
-                bitmap::or_assign(w, x);
-            }
+            Slices::Bitmap(x) => return bitmap::or_assign(w, x),
             Slices::Run(x) => run::set_into(x, w),
         }
+        UNKNOWN
     }
 
     /// `self ∪= chunk`: the values of one container (this key's), sorted ascending
@@ -334,13 +392,14 @@ impl<A: Allocator + Clone> Acc<A> {
     pub(crate) fn write(&self, kind: Kind, out: &mut [u8]) {
         match (self, kind) {
             (Acc::Lows(l), Kind::Array) => out.copy_from_slice(l.as_flattened()),
-            (Acc::Words(w), Kind::Array) => {
-                let mut dst = out.as_chunks_mut::<2>().0.iter_mut();
-                owned::for_each_bit(w, |v| {
-                    *dst.next()
-                        .expect("sroar: cardinality cached for this payload") = v.to_le_bytes()
-                });
-            }
+            (Acc::Words(w), Kind::Array) => with_values(|values| {
+                bitmap::to_array(w, values);
+                let dst = out.as_chunks_mut::<2>().0;
+                assert_eq!(dst.len(), values.len(), "sroar: cardinality cached for this payload");
+                for (d, v) in dst.iter_mut().zip(values.iter()) {
+                    *d = v.to_le_bytes();
+                }
+            }),
             (Acc::Words(w), Kind::Bitmap) => {
                 for (d, x) in out.as_chunks_mut::<8>().0.iter_mut().zip(w.iter()) {
                     *d = x.to_le_bytes();

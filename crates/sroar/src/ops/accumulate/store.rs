@@ -6,7 +6,7 @@ use allocator_api2::alloc::Allocator;
 use allocator_api2::vec::Vec;
 use hashbrown::HashMap;
 
-use super::scratch::Acc;
+use super::scratch::{Acc, FULL};
 use crate::container::bitmap::WORDS;
 use crate::container::{canonical_kind, payload_len, Container, Kind};
 use crate::format::encode::{Encoder, Layout, Plan};
@@ -45,6 +45,22 @@ impl<A: Allocator + Clone> Entry<A> {
             Acc::Lows(l) => l.len() as u32,
             Acc::Words(_) => UNKNOWN,
         };
+    }
+
+    /// `acc ∪= c` (`card` values). A full container stays full whatever comes, so
+    /// it reads no more input: unions of dense sets fill many of their containers
+    /// early on.
+    pub(super) fn or(&mut self, c: Container<'_>, card: u32) {
+        if self.card != FULL {
+            self.card = self.acc.or(c, card);
+            self.runs = UNKNOWN;
+        }
+    }
+
+    /// `acc ⊕= c` (`card` values).
+    pub(super) fn xor(&mut self, c: Container<'_>, card: u32) {
+        self.acc.xor(c, card);
+        self.changed();
     }
 
     pub(super) fn card(&self) -> u32 {
@@ -117,7 +133,7 @@ impl<A: Allocator + Clone> Store<A> {
     }
 
     /// Adds every container of `v`, combining those of known keys with `f`.
-    pub(super) fn add(&mut self, v: RoaringView<'_>, f: impl Fn(&mut Acc<A>, Container<'_>, u32)) {
+    pub(super) fn add(&mut self, v: RoaringView<'_>, f: impl Fn(&mut Entry<A>, Container<'_>, u32)) {
         let dir = v.directory();
         if dir.is_empty() {
             return;
@@ -130,10 +146,7 @@ impl<A: Allocator + Clone> Store<A> {
             let (key, c) = v.container(i);
             let card = dir.card(i);
             match self.get_mut(key) {
-                Some(e) => {
-                    f(&mut e.acc, c, card);
-                    e.changed();
-                }
+                Some(e) => f(e, c, card),
                 None => {
                     let acc = Acc::from_container_in(c, card, self.alloc.clone());
                     self.push(key, acc, card, true);

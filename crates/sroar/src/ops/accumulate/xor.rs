@@ -2,8 +2,7 @@
 
 use allocator_api2::alloc::{Allocator, Global};
 
-use super::scratch::Acc;
-use super::store::Store;
+use super::store::{Entry, Store};
 use crate::view::RoaringView;
 use crate::writer::{CapacityError, Writer};
 
@@ -37,7 +36,7 @@ impl<A: Allocator + Clone> XorAccumulator<A> {
     /// Flips the values of `v`. Containers that cancel out are kept, empty, until
     /// the end, and are not encoded.
     pub fn add(&mut self, v: RoaringView<'_>) {
-        self.store.add(v, Acc::xor);
+        self.store.add(v, Entry::xor);
     }
 
     /// True when the current result is empty (counts changed bitmap containers).
