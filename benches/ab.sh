@@ -28,14 +28,7 @@ pg "$PORT" -q -d postgres -f "$SETUP" >/dev/null
 # Execution time of one statement, as EXPLAIN ANALYZE reports it, so that a query
 # can be timed again and again inside one warm session (a new session pays for
 # loading the library and filling its caches, which the runner never measures).
-pg "$PORT" -q -d postgres <<'SQL' >/dev/null
-CREATE OR REPLACE FUNCTION ab_xtime(q text) RETURNS float8 LANGUAGE plpgsql AS $$
-DECLARE j json;
-BEGIN
-    EXECUTE 'EXPLAIN (ANALYZE, TIMING OFF, SUMMARY ON, FORMAT JSON) ' || q INTO j;
-    RETURN (j->0->>'Execution Time')::float8;
-END $$;
-SQL
+pg "$PORT" -q -d postgres -f "$(dirname "${BASH_SOURCE[0]}")/ab/timing.sql" >/dev/null
 
 declare -A times=()
 for round in 1 2 3; do
@@ -47,7 +40,7 @@ for round in 1 2 3; do
         i=0
         for q in "$@"; do
             # One session per query and build: a warm-up run, then 5 measured.
-            t=$(echo "SELECT ab_xtime(:'q') FROM generate_series(1, 6)" |
+            t=$(echo "SELECT xtime(:'q') FROM generate_series(1, 6)" |
                 pg "$PORT" -qAt -d postgres -v q="$q" | tail -n +2 | tr '\n' ' ')
             times[$build,$i]+=" $t"
             i=$((i + 1))
