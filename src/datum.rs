@@ -29,6 +29,15 @@ impl<'fcx> Roaring<'fcx> {
         self.datum
     }
 
+    /// The length of the value's bytes, read from its pointer or header alone (a
+    /// TOASTed value is not fetched; an aggregate's state reports its flat size).
+    pub fn byte_len(&self) -> usize {
+        // SAFETY: the datum is a non-null varlena of our type (see `bytes`);
+        // toast_raw_datum_size reads only its header or TOAST pointer, or asks an
+        // expanded object its flat size.
+        unsafe { pg_sys::toast_raw_datum_size(self.datum) - pg_sys::VARHDRSZ }
+    }
+
     /// The whole value, detoasted if it has to be (the copy lives as long as the call).
     pub fn bytes(&self) -> &'fcx [u8] {
         // SAFETY: the datum is a non-null varlena of our type (ArgAbi only builds

@@ -47,21 +47,22 @@ struct Table {
     slots: [Slot; SLOTS],
 }
 
-/// The whole value of `r`: from the call site's table when it was read before, else
-/// read (detoasted) and, while there is room, kept in the table.
-pub fn whole<'fcx>(fcinfo: pg_sys::FunctionCallInfo, r: &Roaring<'fcx>) -> &'fcx [u8] {
-    let Some(key) = r.toast_key() else {
-        return r.bytes();
-    };
-    // SAFETY: fcinfo is the current call's, with an flinfo whose fn_mcxt outlives
-    // the call (the executor's per-query memory); fn_extra is null or our table,
-    // which is palloc'd in fn_mcxt and zeroed, so empty slots have key [0; 4] (no
-    // TOAST value has relation 0). Cached bytes are copies in fn_mcxt, so the slice
-    // outlives the call.
+/// The table of the call site, created on first use; None where there is no
+/// flinfo or its fn_extra holds something else.
+///
+/// # Safety
+/// `fcinfo` must be the current call's.
+unsafe fn table<'a>(
+    fcinfo: pg_sys::FunctionCallInfo,
+) -> Option<(&'a mut Table, pg_sys::MemoryContext)> {
+    // SAFETY: the caller's fcinfo, with an flinfo whose fn_mcxt outlives the call
+    // (the executor's per-query memory); fn_extra is null or our table, which is
+    // palloc'd in fn_mcxt and zeroed, so empty slots have key [0; 4] (no TOAST value
+    // has relation 0).
     unsafe {
         let flinfo = (*fcinfo).flinfo;
         if flinfo.is_null() {
-            return r.bytes();
+            return None;
         }
         let mut table = (*flinfo).fn_extra as *mut Table;
         if table.is_null() {
@@ -70,43 +71,117 @@ pub fn whole<'fcx>(fcinfo: pg_sys::FunctionCallInfo, r: &Roaring<'fcx>) -> &'fcx
             (*table).magic = MAGIC;
             (*flinfo).fn_extra = table as *mut c_void;
         } else if (*table).magic != MAGIC {
-            return r.bytes();
+            return None;
         }
-        let table = &mut *table;
+        Some((&mut *table, (*flinfo).fn_mcxt))
+    }
+}
+
+impl Table {
+    /// The slot of `key`, or the empty slot where it would go.
+    fn probe(&self, key: [u32; 4]) -> usize {
         let mut i = (key[1].wrapping_mul(0x9e37_79b1) as usize) & (SLOTS - 1);
-        let seen = loop {
-            let slot = &table.slots[i];
-            if slot.key == key {
-                if !slot.data.is_null() {
-                    return core::slice::from_raw_parts(slot.data, slot.len);
-                }
-                break true;
-            }
-            if slot.key == [0; 4] {
-                break false;
-            }
+        while self.slots[i].key != key && self.slots[i].key != [0; 4] {
             i = (i + 1) & (SLOTS - 1);
-        };
-        let bytes = r.bytes();
-        if !seen {
-            // A value is only counted at first: a scan reads each value once, and a
-            // join of neighbours each value twice; neither should pay for a copy.
-            if table.count < SLOTS / 2 {
-                table.slots[i] = Slot {
-                    key,
-                    data: ptr::null(),
-                    len: 0,
-                    reads: 1,
-                };
-                table.count += 1;
-            }
-            return bytes;
         }
+        i
+    }
+
+    /// The bytes kept in slot `i`: not the table's but fn_mcxt's, so they outlive
+    /// any borrow of the table, for as long as the query runs.
+    fn kept<'q>(&self, i: usize) -> Option<&'q [u8]> {
+        let slot = &self.slots[i];
+        // SAFETY: a kept value's bytes are a copy in fn_mcxt, which outlives the call.
+        (!slot.data.is_null()).then(|| unsafe { core::slice::from_raw_parts(slot.data, slot.len) })
+    }
+}
+
+/// The whole value of `r` if the call site keeps it (a read that counts for nothing).
+pub fn kept<'fcx>(fcinfo: pg_sys::FunctionCallInfo, r: &Roaring<'fcx>) -> Option<&'fcx [u8]> {
+    let key = r.toast_key()?;
+    // SAFETY: the current call's fcinfo; kept bytes live as long as fn_mcxt.
+    let (table, _) = unsafe { table(fcinfo) }?;
+    let i = table.probe(key);
+    table.kept(i)
+}
+
+/// Whether the call site keeps `r`, or has read it often enough that its next
+/// [`whole`] read keeps it: then reading it whole costs less than reading parts of
+/// it again (a join of every pair reads each set many times, a join of neighbours
+/// twice). Counts nothing.
+pub fn read_often(fcinfo: pg_sys::FunctionCallInfo, r: &Roaring<'_>) -> bool {
+    let Some(key) = r.toast_key() else {
+        return false;
+    };
+    // SAFETY: the current call's fcinfo (see `table`).
+    let Some((table, _)) = (unsafe { table(fcinfo) }) else {
+        return false;
+    };
+    let i = table.probe(key);
+    table.kept(i).is_some()
+        || (table.slots[i].key == key && table.slots[i].reads + 1 >= KEEP_FROM_READ)
+}
+
+/// Counts a read of `r` that needed only a few of its bytes (its header).
+pub fn count_partial_read(fcinfo: pg_sys::FunctionCallInfo, r: &Roaring<'_>) {
+    let Some(key) = r.toast_key() else {
+        return;
+    };
+    // SAFETY: the current call's fcinfo (see `table`).
+    let Some((table, _)) = (unsafe { table(fcinfo) }) else {
+        return;
+    };
+    let i = table.probe(key);
+    if table.slots[i].key == key {
         table.slots[i].reads += 1;
-        if table.slots[i].reads < KEEP_FROM_READ || table.bytes + bytes.len() > MAX_BYTES {
-            return bytes;
+    } else if table.count < SLOTS / 2 {
+        table.slots[i] = Slot {
+            key,
+            data: ptr::null(),
+            len: 0,
+            reads: 1,
+        };
+        table.count += 1;
+    }
+}
+
+/// The whole value of `r`: from the call site's table when it was read before, else
+/// read (detoasted) and, while there is room, kept in the table.
+pub fn whole<'fcx>(fcinfo: pg_sys::FunctionCallInfo, r: &Roaring<'fcx>) -> &'fcx [u8] {
+    let Some(key) = r.toast_key() else {
+        return r.bytes();
+    };
+    // SAFETY: the current call's fcinfo (see `table`).
+    let Some((table, mcxt)) = (unsafe { table(fcinfo) }) else {
+        return r.bytes();
+    };
+    let i = table.probe(key);
+    if let Some(bytes) = table.kept(i) {
+        return bytes;
+    }
+    let seen = table.slots[i].key == key;
+    let bytes = r.bytes();
+    if !seen {
+        // A value is only counted at first: a scan reads each value once, and a
+        // join of neighbours each value twice; neither should pay for a copy.
+        if table.count < SLOTS / 2 {
+            table.slots[i] = Slot {
+                key,
+                data: ptr::null(),
+                len: 0,
+                reads: 1,
+            };
+            table.count += 1;
         }
-        let copy = pg_sys::MemoryContextAlloc((*flinfo).fn_mcxt, bytes.len().max(1)) as *mut u8;
+        return bytes;
+    }
+    table.slots[i].reads += 1;
+    if table.slots[i].reads < KEEP_FROM_READ || table.bytes + bytes.len() > MAX_BYTES {
+        return bytes;
+    }
+    // SAFETY: a copy of `bytes` in fn_mcxt, which outlives the call.
+    unsafe {
+        let copy = pg_sys::MemoryContextAlloc(mcxt, bytes.len().max(1)) as *mut u8;
         ptr::copy_nonoverlapping(bytes.as_ptr(), copy, bytes.len());
         table.slots[i].data = copy;
         table.slots[i].len = bytes.len();

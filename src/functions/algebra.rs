@@ -3,7 +3,7 @@
 
 use pgrx::prelude::*;
 
-use crate::datum::{stored_view, strict_int8_arg, strict_roaring_arg, RoaringOut};
+use crate::datum::{stored_view, strict_int8_arg, strict_roaring_arg, Roaring, RoaringOut};
 use crate::functions::one_set;
 use crate::value_cache;
 use sroar::RoaringView;
@@ -13,10 +13,43 @@ use sroar::RoaringView;
 /// `value_cache` after its first reads.
 fn pair<'fcx>(fcinfo: pg_sys::FunctionCallInfo) -> (RoaringView<'fcx>, RoaringView<'fcx>) {
     let (a, b) = (strict_roaring_arg(fcinfo, 0), strict_roaring_arg(fcinfo, 1));
+    views(fcinfo, &a, &b)
+}
+
+fn views<'fcx>(
+    fcinfo: pg_sys::FunctionCallInfo,
+    a: &Roaring<'fcx>,
+    b: &Roaring<'fcx>,
+) -> (RoaringView<'fcx>, RoaringView<'fcx>) {
     (
-        stored_view(value_cache::whole(fcinfo, &a)),
-        stored_view(value_cache::whole(fcinfo, &b)),
+        stored_view(value_cache::whole(fcinfo, a)),
+        stored_view(value_cache::whole(fcinfo, b)),
     )
+}
+
+/// `a ⊆ b`, from the two headers alone where they decide it and one of the sets is
+/// large, stored out of line and not read often by this call site (its first chunk
+/// instead of all of it), else from the whole sets.
+fn is_subset(fcinfo: pg_sys::FunctionCallInfo, a: &Roaring<'_>, b: &Roaring<'_>) -> bool {
+    let in_parts = |r: &Roaring| one_set::read_in_parts(r) && !value_cache::read_often(fcinfo, r);
+    let (a_in_parts, b_in_parts) = (in_parts(a), in_parts(b));
+    if a_in_parts || b_in_parts {
+        let header = |r: &Roaring| match value_cache::kept(fcinfo, r) {
+            Some(bytes) => stored_view(bytes).header(),
+            None => one_set::header(r),
+        };
+        if let Some(answer) = sroar::is_subset_by_headers(&header(a), &header(b)) {
+            for (r, _) in [(a, a_in_parts), (b, b_in_parts)]
+                .into_iter()
+                .filter(|p| p.1)
+            {
+                value_cache::count_partial_read(fcinfo, r);
+            }
+            return answer;
+        }
+    }
+    let (a, b) = views(fcinfo, a, b);
+    sroar::is_subset(a, b)
 }
 
 #[pg_extern(sql = false)]
@@ -79,15 +112,15 @@ fn rb_jaccard(fcinfo: pg_sys::FunctionCallInfo) -> Option<f64> {
 /// a @> b: every element of b is in a.
 #[pg_extern(sql = false)]
 fn rb_contains_all(fcinfo: pg_sys::FunctionCallInfo) -> bool {
-    let (a, b) = pair(fcinfo);
-    sroar::is_subset(b, a)
+    let (a, b) = (strict_roaring_arg(fcinfo, 0), strict_roaring_arg(fcinfo, 1));
+    is_subset(fcinfo, &b, &a)
 }
 
 /// a <@ b: every element of a is in b.
 #[pg_extern(sql = false)]
 fn rb_contained_by(fcinfo: pg_sys::FunctionCallInfo) -> bool {
-    let (a, b) = pair(fcinfo);
-    sroar::is_subset(a, b)
+    let (a, b) = (strict_roaring_arg(fcinfo, 0), strict_roaring_arg(fcinfo, 1));
+    is_subset(fcinfo, &a, &b)
 }
 
 /// x <@ r: the element is in the set.

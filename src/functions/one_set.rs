@@ -10,7 +10,7 @@ use crate::datum::{stored_view, strict_int8_arg, strict_roaring_arg, Roaring};
 use crate::{errors, int8, value_cache};
 
 /// The header alone: on a large TOASTed value, only its first chunk is fetched.
-fn header(r: &Roaring) -> Header {
+pub(crate) fn header(r: &Roaring) -> Header {
     sroar::header_from_prefix(r.prefix(HEADER_MAX_LEN)).unwrap_or_else(|e| errors::stored_value(e))
 }
 
@@ -21,6 +21,13 @@ fn header(r: &Roaring) -> Header {
 /// the query (`value_cache`), so a join probing the same sets reads each only a few
 /// times.
 const READ_WHOLE_UP_TO: usize = 64 << 10;
+
+/// Whether `r` is stored out of line, uncompressed and large enough that reading a
+/// few byte ranges of it beats reading it whole.
+pub(crate) fn read_in_parts(r: &Roaring) -> bool {
+    r.toasted_uncompressed_len()
+        .is_some_and(|len| len > READ_WHOLE_UP_TO)
+}
 
 /// The roaring64 argument 0 and the int8 argument 1 of a STRICT function.
 fn args<'fcx>(fcinfo: pg_sys::FunctionCallInfo) -> (Roaring<'fcx>, i64) {
@@ -36,7 +43,7 @@ fn answer<'fcx, T>(
     in_memory: impl FnOnce(sroar::RoaringView<'fcx>) -> T,
 ) -> T {
     match r.toasted_uncompressed_len() {
-        Some(len) if len > READ_WHOLE_UP_TO => by_ranges(&mut |offset, len| r.slice(offset, len))
+        Some(_) if read_in_parts(r) => by_ranges(&mut |offset, len| r.slice(offset, len))
             .unwrap_or_else(|e| errors::stored_value(e)),
         Some(_) => in_memory(stored_view(value_cache::whole(fcinfo, r))),
         None => in_memory(r.view()),

@@ -1,6 +1,7 @@
 //! The total order of roaring64: the ascending element sequences compared
 //! lexicographically, a proper prefix first (the order int8[] comparison gives).
-//! Equality is byte equality, because every stored value is canonical.
+//! Equality is byte equality, because every stored value is canonical: values of
+//! different lengths differ, which their TOAST pointers tell without a fetch.
 
 use std::cmp::Ordering;
 
@@ -19,12 +20,12 @@ fn roaring64_cmp(a: Roaring, b: Roaring) -> i32 {
 
 #[pg_extern(sql = false)]
 fn roaring64_eq(a: Roaring, b: Roaring) -> bool {
-    a.bytes() == b.bytes()
+    a.byte_len() == b.byte_len() && a.bytes() == b.bytes()
 }
 
 #[pg_extern(sql = false)]
 fn roaring64_ne(a: Roaring, b: Roaring) -> bool {
-    a.bytes() != b.bytes()
+    !roaring64_eq(a, b)
 }
 
 #[pg_extern(sql = false)]

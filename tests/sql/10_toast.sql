@@ -90,3 +90,29 @@ SELECT (SELECT sum(rb_and_cardinality(x.r, y.r)) FROM probed x, probed y WHERE x
        -- The random sets contain one another only when they are the same set.
        (SELECT bool_and((x.r @> y.r) = (x.id = y.id)) FROM probed x, probed y
          WHERE x.id <= 40 AND y.id <= 40) AS pair_contains_equal_model;
+
+-- Containment and equality of large stored sets (over 64 kB, out of line) look at
+-- the headers and the TOAST pointers' lengths first. Every answer equals the
+-- element-by-element one, where those decide (more values, other bounds, another
+-- length, the empty set) and where they do not (same bounds and size, one element
+-- moved; a subset one element short).
+CREATE TABLE big_pairs (id int PRIMARY KEY, a int8[], r roaring64);
+INSERT INTO big_pairs (id, a)
+SELECT id, ARRAY(SELECT DISTINCT v FROM unnest(a) v ORDER BY v) FROM (VALUES
+  (1, ARRAY(SELECT 3 * i FROM generate_series(0, 199999) i)),
+  (2, ARRAY(SELECT 3 * i FROM generate_series(0, 199999) i) || ARRAY(SELECT 5 * i FROM generate_series(0, 99999) i)),
+  (3, ARRAY(SELECT 3 * i FROM generate_series(0, 199999) i WHERE i <> 150000)),
+  (4, ARRAY(SELECT 3 * i FROM generate_series(0, 199999) i WHERE i <> 150000) || ARRAY[1::int8]),
+  (5, ARRAY(SELECT 3 * i + 1 FROM generate_series(0, 199999) i)),
+  (6, ARRAY(SELECT 3 * i FROM generate_series(0, 199999) i WHERE i <> 150000) || ARRAY[-9223372036854775808, 9223372036854775807]),
+  (7, '{}'),
+  (8, ARRAY[0, 4611686018427387904])) t(id, a);
+UPDATE big_pairs SET r = rb_build(a);
+SELECT count(*) FILTER (WHERE pg_column_size(r) > 65536) AS large, count(*) AS sets FROM big_pairs;
+SELECT count(*) AS pairs,
+       bool_and((x.r @> y.r) = NOT EXISTS (SELECT v FROM unnest(y.a) v EXCEPT SELECT v FROM unnest(x.a) v)) AS contains_ok,
+       bool_and((y.r <@ x.r) = NOT EXISTS (SELECT v FROM unnest(y.a) v EXCEPT SELECT v FROM unnest(x.a) v)) AS contained_ok,
+       bool_and((x.r = y.r) = (x.a = y.a)) AS equal_ok,
+       bool_and((x.r <> y.r) = (x.a <> y.a)) AS not_equal_ok,
+       count(*) FILTER (WHERE x.r @> y.r) AS containing_pairs
+  FROM big_pairs x, big_pairs y;

@@ -66,5 +66,5 @@ pub use len::{and_len, andnot_len, or_len, xor_len};
 pub use or::{or, or_writer};
 pub use or_many::or_many;
 pub use order::{cmp, eq};
-pub use subset::is_subset;
+pub use subset::{is_subset, is_subset_by_headers};
 pub use xor::{xor, xor_writer};

@@ -2,7 +2,25 @@
 
 use super::meet::{meet, Count};
 use super::walk::{seek, Slot};
+use crate::format::Header;
 use crate::view::RoaringView;
+
+/// Whether `a ⊆ b` as far as the two headers tell, or None when the containers
+/// must be compared: a set of more values, a set reaching below the other's
+/// minimum or above its maximum, and a set of more containers is no subset; the
+/// empty set is a subset of every set. A caller holding a large stored set reads
+/// its header alone (its first bytes) to answer these without the rest.
+pub fn is_subset_by_headers(a: &Header, b: &Header) -> Option<bool> {
+    if a.cardinality == 0 {
+        return Some(true);
+    }
+    let fits = b.cardinality >= a.cardinality && b.min <= a.min && a.max <= b.max && a.n <= b.n;
+    if fits {
+        None
+    } else {
+        Some(false)
+    }
+}
 
 /// Whether every value of `a` is in `b` (`a ⊆ b`; the empty set is a subset of
 /// every set).
@@ -11,15 +29,8 @@ use crate::view::RoaringView;
 /// exceeds its partner's (both read from the directories), or whose
 /// intersection with its partner counts fewer values than it holds.
 pub fn is_subset(a: RoaringView<'_>, b: RoaringView<'_>) -> bool {
-    let (Some(a0), Some(a1)) = (a.min(), a.max()) else {
-        return true;
-    };
-    match (b.min(), b.max()) {
-        (Some(b0), Some(b1)) if b0 <= a0 && a1 <= b1 && a.len() <= b.len() => {}
-        _ => return false,
-    }
-    if a.container_count() > b.container_count() {
-        return false;
+    if let Some(answer) = is_subset_by_headers(&a.header(), &b.header()) {
+        return answer;
     }
     let (da, db) = (a.directory(), b.directory());
     let mut j = 0;
