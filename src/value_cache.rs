@@ -87,6 +87,19 @@ impl Table {
         i
     }
 
+    /// Counts the first read of `key` in its empty slot `i`, while there is room.
+    fn first_read(&mut self, i: usize, key: [u32; 4]) {
+        if self.count < SLOTS / 2 {
+            self.slots[i] = Slot {
+                key,
+                data: ptr::null(),
+                len: 0,
+                reads: 1,
+            };
+            self.count += 1;
+        }
+    }
+
     /// The bytes kept in slot `i`: not the table's but fn_mcxt's, so they outlive
     /// any borrow of the table, for as long as the query runs.
     fn kept<'q>(&self, i: usize) -> Option<&'q [u8]> {
@@ -134,14 +147,8 @@ pub fn count_partial_read(fcinfo: pg_sys::FunctionCallInfo, r: &Roaring<'_>) {
     let i = table.probe(key);
     if table.slots[i].key == key {
         table.slots[i].reads += 1;
-    } else if table.count < SLOTS / 2 {
-        table.slots[i] = Slot {
-            key,
-            data: ptr::null(),
-            len: 0,
-            reads: 1,
-        };
-        table.count += 1;
+    } else {
+        table.first_read(i, key);
     }
 }
 
@@ -164,15 +171,7 @@ pub fn whole<'fcx>(fcinfo: pg_sys::FunctionCallInfo, r: &Roaring<'fcx>) -> &'fcx
     if !seen {
         // A value is only counted at first: a scan reads each value once, and a
         // join of neighbours each value twice; neither should pay for a copy.
-        if table.count < SLOTS / 2 {
-            table.slots[i] = Slot {
-                key,
-                data: ptr::null(),
-                len: 0,
-                reads: 1,
-            };
-            table.count += 1;
-        }
+        table.first_read(i, key);
         return bytes;
     }
     table.slots[i].reads += 1;
