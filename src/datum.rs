@@ -480,6 +480,13 @@ pub fn strict_int8_arg(fcinfo: pg_sys::FunctionCallInfo, i: usize) -> i64 {
         .unwrap_or_else(|| errors::invalid_parameter(format!("argument {i} is NULL")))
 }
 
+/// Argument `i` of a STRICT function as a bool (never NULL there).
+pub fn strict_bool_arg(fcinfo: pg_sys::FunctionCallInfo, i: usize) -> bool {
+    raw_arg(fcinfo, i)
+        .map(|d| d.value() & 0xFF != 0)
+        .unwrap_or_else(|| errors::invalid_parameter(format!("argument {i} is NULL")))
+}
+
 /// Argument `i` as a roaring64, None when SQL NULL.
 pub fn roaring_arg<'fcx>(fcinfo: pg_sys::FunctionCallInfo, i: usize) -> Option<Roaring<'fcx>> {
     // SAFETY: argument `i` is declared roaring64 in SQL and is not NULL.

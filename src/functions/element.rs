@@ -3,8 +3,9 @@
 
 use pgrx::prelude::*;
 
-use crate::datum::{Roaring, RoaringOut};
+use crate::datum::{strict_bool_arg, strict_roaring_arg, Roaring, RoaringOut};
 use crate::errors;
+use crate::fmgr::{fmgr_function, value_per_call};
 use crate::int8;
 
 fn u64s(values: Array<i64>) -> Vec<u64> {
@@ -39,10 +40,71 @@ fn rb_remove_many(r: Roaring, values: Array<i64>) -> RoaringOut {
     r.view().remove_many(&u64s(values)).into()
 }
 
-/// Every element, ascending, one row at a time: never materializes an array.
-#[pg_extern(sql = false)]
-fn rb_iterate<'fcx>(r: Roaring<'fcx>) -> SetOfIterator<'fcx, i64> {
-    SetOfIterator::new(r.view().iter().map(int8::to_i64))
+// rb_iterate(r) and rb_iterate(r, descending): every element, one row at a time,
+// never an array. A row costs the executor far more than the function, so these
+// are plain value-per-call entry points that decode values a batch at a time.
+fmgr_function!(rb_iterate_wrapper, pg_finfo_rb_iterate_wrapper, iterate);
+fmgr_function!(
+    rb_iterate_ordered_wrapper,
+    pg_finfo_rb_iterate_ordered_wrapper,
+    iterate_ordered
+);
+
+/// The rows of one rb_iterate call still to return.
+struct Rows {
+    iter: sroar::Iter<'static>,
+    descending: bool,
+    batch: [u64; 256],
+    next: usize,
+    len: usize,
+}
+
+impl Rows {
+    fn next(&mut self) -> Option<pg_sys::Datum> {
+        if self.next == self.len {
+            self.len = if self.descending {
+                let mut n = 0;
+                for (slot, v) in self.batch.iter_mut().zip(self.iter.by_ref().rev()) {
+                    *slot = v;
+                    n += 1;
+                }
+                n
+            } else {
+                self.iter.next_batch(&mut self.batch)
+            };
+            self.next = 0;
+            if self.len == 0 {
+                return None;
+            }
+        }
+        let v = self.batch[self.next];
+        self.next += 1;
+        Some(pg_sys::Datum::from(int8::to_i64(v)))
+    }
+}
+
+fn iterate(fcinfo: pg_sys::FunctionCallInfo) -> Option<pg_sys::Datum> {
+    iterate_in(fcinfo, false)
+}
+
+fn iterate_ordered(fcinfo: pg_sys::FunctionCallInfo) -> Option<pg_sys::Datum> {
+    iterate_in(fcinfo, strict_bool_arg(fcinfo, 1))
+}
+
+fn iterate_in(fcinfo: pg_sys::FunctionCallInfo, descending: bool) -> Option<pg_sys::Datum> {
+    value_per_call(
+        fcinfo,
+        || Rows {
+            // The value is read (detoasted, if it has to be) in the multi-call
+            // context, where it stays until the set ends.
+            iter: strict_roaring_arg::<'static>(fcinfo, 0).view().iter(),
+            descending,
+            batch: [0; 256],
+            next: 0,
+            len: 0,
+        },
+        Rows::next,
+    )
 }
 
 /// The elements at ranks [offset, offset + limit).

@@ -77,14 +77,3 @@ fn rb_before(r: Roaring, x: i64, n: i64) -> ArrayDatum {
     let view = r.view();
     descending_below_rank(view, view.rank_lt(int8::to_u64(x)), n)
 }
-
-/// rb_iterate(r, descending): every element, one row at a time, in either order.
-#[pg_extern(sql = false)]
-fn rb_iterate_ordered<'fcx>(r: Roaring<'fcx>, descending: bool) -> SetOfIterator<'fcx, i64> {
-    let iter = r.view().iter();
-    if descending {
-        SetOfIterator::new(iter.rev().map(int8::to_i64))
-    } else {
-        SetOfIterator::new(iter.map(int8::to_i64))
-    }
-}

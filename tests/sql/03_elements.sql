@@ -69,3 +69,31 @@ SELECT rb_shift('{-9223372036854775808, 0, 9223372036854775807}', 1) AS overflow
 SELECT rb_stats('{}');
 SELECT rb_stats(rb_build(ARRAY(SELECT g FROM generate_series(0, 99999) g)));
 SELECT rb_stats('{1, 5, 1000000}');
+
+-- rb_iterate decodes 256 values at a time: sets across that boundary, in both
+-- orders, in FROM and in the target list, stopped early, rescanned per outer row,
+-- and two of them in step, against int8[] models with the int8 edges.
+CREATE TEMP TABLE iter_sets AS
+SELECT n, m, rb_build(m) AS r,
+       ARRAY(SELECT v FROM unnest(m) v ORDER BY v DESC) AS m_desc
+  FROM (SELECT n, ARRAY(SELECT DISTINCT v FROM unnest(
+               ARRAY(SELECT CASE i % 3 WHEN 0 THEN -i WHEN 1 THEN i * 65536 ELSE i * 4294967296 END
+                       FROM generate_series(1::int8, n) i)
+               || ARRAY[-9223372036854775808, 9223372036854775807, 0]::int8[]) v ORDER BY v) AS m
+          FROM unnest(ARRAY[0, 1, 252, 253, 254, 509, 510, 511, 1000, 70000]) n) t;
+SELECT n, cardinality(m) AS elements,
+       ARRAY(SELECT v FROM rb_iterate(r) v) = m AS asc_from,
+       ARRAY(SELECT rb_iterate(r)) = m AS asc_tlist,
+       ARRAY(SELECT v FROM rb_iterate(r, true) v) = m_desc AS desc_from,
+       ARRAY(SELECT rb_iterate(r, true)) = m_desc AS desc_tlist,
+       ARRAY(SELECT v FROM rb_iterate(r) v LIMIT 300) = m[1:300] AS asc_limited,
+       ARRAY(SELECT rb_iterate(r, true) LIMIT 257) = m_desc[1:257] AS desc_limited
+  FROM iter_sets ORDER BY n;
+SELECT bool_and(c = cardinality(m)) AS lateral_ok, sum(c) AS rows
+  FROM (SELECT n, m, count(v) AS c FROM iter_sets, LATERAL rb_iterate(r) v GROUP BY n, m) t;
+SELECT bool_and((SELECT count(*) FROM rb_iterate(s.r) v WHERE v > 0)
+                = (SELECT count(*) FROM unnest(s.m) v WHERE v > 0)) AS rescan_ok
+  FROM iter_sets s, generate_series(1, 3) k;
+SELECT count(*) AS rows, array_agg(a) = (SELECT m FROM iter_sets WHERE n = 1000) AS ascending_ok,
+       array_agg(d) = (SELECT m_desc FROM iter_sets WHERE n = 1000) AS descending_ok
+  FROM (SELECT rb_iterate(r) AS a, rb_iterate(r, true) AS d FROM iter_sets WHERE n = 1000) s;
