@@ -2,7 +2,7 @@
 # The README's second command: install what is missing (as setup.sh does), then run
 # every test and exit non-zero if any fails:
 #   1. formatting and clippy (warnings are errors)
-#   2. crates/sroar: unit, property and interop tests
+#   2. crates/sroar: unit, property and interop tests; the benchmark runner's unit tests
 #   3. crates/sroar's NEON tier: the crate's tests cross-compiled for aarch64 and run
 #      under qemu-aarch64 (scripts/aarch64.sh, which installs its packages); the fuzz
 #      targets' checks on their seed corpora
@@ -49,6 +49,7 @@ cd "$ROOT"
 step "cargo fmt --check" cargo fmt --all -- --check
 step "cargo clippy -D warnings" cargo clippy --locked --workspace --all-targets -- -D warnings
 step "crates/sroar tests" cargo test --locked -p sroar
+step "benchmark runner unit tests" cargo test --locked -p sroar_bench
 step "crates/sroar NEON tier (aarch64 under qemu)" bash "$ROOT/scripts/aarch64.sh"
 # The fuzz targets' checks on their seeds, without libFuzzer, so that they follow the
 # format (the fuzz crate is outside the workspace, with its own lock file).

@@ -114,8 +114,18 @@ pub fn v(system: &'static str, sql: impl Into<String>) -> Variant {
     }
 }
 
+/// The order of `n` systems in round `round`: each round starts one system later,
+/// so that no system always runs right after the same one. A baseline that leaves
+/// the backend's memory and caches churned (a large hash aggregate) slowed whatever
+/// ran next: rb_and_agg on dimension_008 took 1.3 ms right after it and 0.4 ms
+/// otherwise, in either system.
+fn rotated(n: usize, round: u32) -> impl Iterator<Item = usize> {
+    let start = round as usize % n.max(1);
+    (0..n).map(move |k| (start + k) % n)
+}
+
 /// Runs `variants` interleaved: a warm-up of each, then `reps` rounds in which each
-/// runs once. A slow variant runs fewer times, so that a slow baseline does not
+/// runs once, in an order that rotates from round to round. A slow variant runs fewer times, so that a slow baseline does not
 /// dominate the run: over 1 s, its warm-up is its one sample; over 0.25 s, it runs
 /// in two rounds. Its record says how many samples it has.
 pub fn interleaved(
@@ -148,9 +158,9 @@ pub fn interleaved(
         })
         .collect();
     for round in 0..reps {
-        for (i, x) in variants.iter().enumerate() {
+        for i in rotated(variants.len(), round) {
             if round < limit[i] {
-                if let Some(ms) = db.execution_ms(&x.sql) {
+                if let Some(ms) = db.execution_ms(&variants[i].sql) {
                     samples[i].push(ms);
                 }
             }
@@ -180,9 +190,9 @@ pub fn interleaved_with(
     mut f: impl FnMut(&'static str) -> f64,
 ) -> Vec<Record> {
     let mut samples = vec![Vec::new(); systems.len()];
-    for _ in 0..reps {
-        for (i, &s) in systems.iter().enumerate() {
-            samples[i].push(f(s));
+    for round in 0..reps {
+        for i in rotated(systems.len(), round) {
+            samples[i].push(f(systems[i]));
         }
     }
     systems
@@ -190,4 +200,24 @@ pub fn interleaved_with(
         .zip(&samples)
         .map(|(&s, x)| Record::timed(workload, case, s, x))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rotated;
+
+    #[test]
+    fn each_round_runs_every_system_once_and_the_first_one_rotates() {
+        for n in 1..5 {
+            for round in 0..7u32 {
+                let mut order: Vec<usize> = rotated(n, round).collect();
+                assert_eq!(order[0], round as usize % n);
+                order.sort_unstable();
+                assert_eq!(order, (0..n).collect::<Vec<_>>());
+            }
+        }
+        // Three systems: whoever follows the last one changes every round.
+        let follows_last: Vec<usize> = (0..3u32).map(|r| rotated(3, r).next().unwrap()).collect();
+        assert_eq!(follows_last, [0, 1, 2]);
+    }
 }
