@@ -105,6 +105,16 @@ pub fn invalid_parameter(what: impl std::fmt::Display) -> ! {
     ereport!(ERROR, ERRCODE_INVALID_PARAMETER_VALUE, what.to_string());
 }
 
+/// A set-returning function called where no set can be returned (0A000, as
+/// PostgreSQL's own set-returning functions say it).
+pub fn set_not_accepted() -> ! {
+    ereport!(
+        ERROR,
+        ERRCODE_FEATURE_NOT_SUPPORTED,
+        "set-valued function called in context that cannot accept a set"
+    );
+}
+
 /// Long inputs are cut in messages so that an error never echoes megabytes.
 fn abbreviate(s: &str) -> String {
     const MAX: usize = 80;

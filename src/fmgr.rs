@@ -77,9 +77,7 @@ pub fn value_per_call<S>(
             || (*rsinfo).type_ != pg_sys::NodeTag::T_ReturnSetInfo
             || (*rsinfo).allowedModes & pg_sys::SetFunctionReturnMode::SFRM_ValuePerCall as i32 == 0
         {
-            crate::errors::invalid_parameter(
-                "set-valued function called in context that cannot accept a set",
-            );
+            crate::errors::set_not_accepted();
         }
         if (*(*fcinfo).flinfo).fn_extra.is_null() {
             let funcctx = pg_sys::init_MultiFuncCall(fcinfo);
