@@ -155,9 +155,8 @@ fmgr_function!(
 );
 
 fn cardinality_final(fcinfo: pg_sys::FunctionCallInfo) -> Option<pg_sys::Datum> {
-    let datum = raw_arg(fcinfo, 0)?;
-    let len = match State::from_datum(datum) {
-        Some(mut s) => s.acc().len(),
+    let len = match state_cardinality(raw_arg(fcinfo, 0)?) {
+        Some(len) => len,
         None => roaring_arg(fcinfo, 0)?.view().len(),
     };
     Some(pg_sys::Datum::from(len as i64))

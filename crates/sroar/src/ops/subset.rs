@@ -15,11 +15,7 @@ pub fn is_subset_by_headers(a: &Header, b: &Header) -> Option<bool> {
         return Some(true);
     }
     let fits = b.cardinality >= a.cardinality && b.min <= a.min && a.max <= b.max && a.n <= b.n;
-    if fits {
-        None
-    } else {
-        Some(false)
-    }
+    (!fits).then_some(false)
 }
 
 /// Whether every value of `a` is in `b` (`a ⊆ b`; the empty set is a subset of
