@@ -78,9 +78,22 @@ const SIMD_MERGE_RATIO: usize = 8;
 fn union_into<A: Allocator>(l: &mut Vec<[u8; 2], A>, x: &[[u8; 2]]) {
     with_values(|merged| {
         array::union(l, x, merged);
-        l.clear();
-        l.extend(merged.iter().map(|v| v.to_le_bytes()));
+        // A union only grows `l`: zero the new tail, then copy the whole result
+        // at once (allocator_api2's `extend_from_slice` pushes value by value).
+        l.resize(merged.len(), [0; 2]);
+        copy_lows(l, merged);
     });
+}
+
+/// `dst = values` as little-endian lows: one copy where that is the native order.
+fn copy_lows(dst: &mut [[u8; 2]], values: &[u16]) {
+    if cfg!(target_endian = "little") {
+        dst.copy_from_slice(bytemuck::cast_slice(values));
+    } else {
+        for (d, v) in dst.iter_mut().zip(values) {
+            *d = v.to_le_bytes();
+        }
+    }
 }
 
 #[inline]
@@ -204,7 +217,11 @@ impl<A: Allocator + Clone> Acc<A> {
                         return l.len() as u32;
                     }
                     Slices::Run(x) => {
-                        owned::merge_into(l, run_values_rev(x), card as usize, true);
+                        let runs = x.iter().rev().map(|&r| {
+                            let (lo, hi) = run::bounds(r);
+                            (lo as u16, hi as u16)
+                        });
+                        owned::union_runs_into(l, runs, card as usize);
                         return l.len() as u32;
                     }
                     Slices::Bitmap(_) => {}
@@ -364,7 +381,11 @@ impl<A: Allocator + Clone> Acc<A> {
     /// Number of maximal runs.
     pub(crate) fn runs(&self) -> u32 {
         match self {
-            Acc::Lows(l) => count_runs_sorted(l.iter().map(|&e| low(e))),
+            // The lows are strictly ascending, so the dispatched validation kernel
+            // counts their runs; the scalar count stays as the fallback it never needs.
+            Acc::Lows(l) => {
+                array::ascending_runs(l).unwrap_or_else(|| count_runs_sorted(l.iter().map(|&e| low(e))))
+            }
             Acc::Words(w) => bitmap::count_runs(w),
         }
     }
@@ -396,9 +417,7 @@ impl<A: Allocator + Clone> Acc<A> {
                 bitmap::to_array(w, values);
                 let dst = out.as_chunks_mut::<2>().0;
                 assert_eq!(dst.len(), values.len(), "sroar: cardinality cached for this payload");
-                for (d, v) in dst.iter_mut().zip(values.iter()) {
-                    *d = v.to_le_bytes();
-                }
+                copy_lows(dst, values);
             }),
             (Acc::Words(w), Kind::Bitmap) => {
                 for (d, x) in out.as_chunks_mut::<8>().0.iter_mut().zip(w.iter()) {
@@ -450,8 +469,9 @@ impl Acc<Global> {
             Slices::Bitmap(x) => array_bitmap::intersect(l, x, tmp),
             Slices::Run(x) => run::run_array_intersect(x, l, tmp),
         }
-        l.clear();
-        l.extend(tmp.iter().map(|v| v.to_le_bytes()));
+        // An intersection only shrinks `l`.
+        l.truncate(tmp.len());
+        copy_lows(l, tmp);
     }
 }
 
