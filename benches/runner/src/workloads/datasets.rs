@@ -240,7 +240,14 @@ pub fn steps(cfg: &Config) -> Vec<Step> {
             steps.push(step(group, name.clone(), move |ctx| {
                 for &(w, setup, r, p, a) in specs {
                     let vs = variants(ctx, &t, "", r, p, a);
-                    let reps = ctx.cfg.reps;
+                    // Starting the workers varies by 1-2 ms from query to query,
+                    // more than the union itself takes: parallel plans get three
+                    // times the repetitions, so that their medians settle.
+                    let reps = if setup == PARALLEL {
+                        3 * ctx.cfg.reps
+                    } else {
+                        ctx.cfg.reps
+                    };
                     let recs = interleaved(
                         &mut ctx.db,
                         &format!("{group}/{w}"),
