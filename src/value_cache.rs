@@ -44,8 +44,16 @@ struct Table {
     magic: u64,
     bytes: usize,
     count: usize,
+    /// Calls that read two headers first, and those the headers answered.
+    header_tries: u32,
+    header_answers: u32,
     slots: [Slot; SLOTS],
 }
+
+/// A call site reads headers first for this many calls, then while they answer at
+/// least one call in [`HEADER_ANSWER_RATE`].
+const HEADER_TRIALS: u32 = 3;
+const HEADER_ANSWER_RATE: u32 = 4;
 
 /// The table of the call site, created on first use; None where there is no
 /// flinfo or its fn_extra holds something else.
@@ -100,12 +108,22 @@ impl Table {
         }
     }
 
+    /// Whether slot `i` keeps a value.
+    fn keeps(&self, i: usize) -> bool {
+        !self.slots[i].data.is_null()
+    }
+
     /// The bytes kept in slot `i`: not the table's but fn_mcxt's, so they outlive
-    /// any borrow of the table, for as long as the query runs.
-    fn kept<'q>(&self, i: usize) -> Option<&'q [u8]> {
+    /// any borrow of the table.
+    ///
+    /// # Safety
+    /// `'q` must end before fn_mcxt is reset: within the current function call.
+    unsafe fn kept<'q>(&self, i: usize) -> Option<&'q [u8]> {
         let slot = &self.slots[i];
-        // SAFETY: a kept value's bytes are a copy in fn_mcxt, which outlives the call.
-        (!slot.data.is_null()).then(|| unsafe { core::slice::from_raw_parts(slot.data, slot.len) })
+        // SAFETY: a kept value's bytes are a copy in fn_mcxt, alive for `'q` (the
+        // caller's promise).
+        self.keeps(i)
+            .then(|| unsafe { core::slice::from_raw_parts(slot.data, slot.len) })
     }
 }
 
@@ -115,7 +133,8 @@ pub fn kept<'fcx>(fcinfo: pg_sys::FunctionCallInfo, r: &Roaring<'fcx>) -> Option
     // SAFETY: the current call's fcinfo; kept bytes live as long as fn_mcxt.
     let (table, _) = unsafe { table(fcinfo) }?;
     let i = table.probe(key);
-    table.kept(i)
+    // SAFETY: `'fcx` is the current call's.
+    unsafe { table.kept(i) }
 }
 
 /// Whether the call site keeps `r`, or has read it often enough that its next
@@ -131,8 +150,7 @@ pub fn read_often(fcinfo: pg_sys::FunctionCallInfo, r: &Roaring<'_>) -> bool {
         return false;
     };
     let i = table.probe(key);
-    table.kept(i).is_some()
-        || (table.slots[i].key == key && table.slots[i].reads + 1 >= KEEP_FROM_READ)
+    table.keeps(i) || (table.slots[i].key == key && table.slots[i].reads + 1 >= KEEP_FROM_READ)
 }
 
 /// Counts a read of `r` that needed only a few of its bytes (its header).
@@ -163,7 +181,8 @@ pub fn whole<'fcx>(fcinfo: pg_sys::FunctionCallInfo, r: &Roaring<'fcx>) -> &'fcx
         return r.bytes();
     };
     let i = table.probe(key);
-    if let Some(bytes) = table.kept(i) {
+    // SAFETY: `'fcx` is the current call's.
+    if let Some(bytes) = unsafe { table.kept(i) } {
         return bytes;
     }
     let seen = table.slots[i].key == key;
@@ -187,4 +206,28 @@ pub fn whole<'fcx>(fcinfo: pg_sys::FunctionCallInfo, r: &Roaring<'fcx>) -> &'fcx
         table.bytes += bytes.len();
         core::slice::from_raw_parts(copy, bytes.len())
     }
+}
+
+/// Whether this call site should read the headers of out-of-line values first in the
+/// hope that they answer: for its first calls, then while they answer at least one
+/// call in four. A join of sets far apart (other periods, other tenants) answers
+/// from headers; one of overlapping sets stops paying for the extra read (a first
+/// chunk, about a fifth of a 40 kB value) after a few calls.
+pub fn headers_worth_trying(fcinfo: pg_sys::FunctionCallInfo) -> bool {
+    // SAFETY: the current call's fcinfo (see `table`).
+    let Some((table, _)) = (unsafe { table(fcinfo) }) else {
+        return false;
+    };
+    table.header_tries < HEADER_TRIALS
+        || table.header_answers.saturating_mul(HEADER_ANSWER_RATE) >= table.header_tries
+}
+
+/// Counts a call that read headers first, and whether they answered it.
+pub fn count_header_try(fcinfo: pg_sys::FunctionCallInfo, answered: bool) {
+    // SAFETY: the current call's fcinfo (see `table`).
+    let Some((table, _)) = (unsafe { table(fcinfo) }) else {
+        return;
+    };
+    table.header_tries = table.header_tries.saturating_add(1);
+    table.header_answers += u32::from(answered);
 }

@@ -116,3 +116,54 @@ SELECT count(*) AS pairs,
        bool_and((x.r <> y.r) = (x.a <> y.a)) AS not_equal_ok,
        count(*) FILTER (WHERE x.r @> y.r) AS containing_pairs
   FROM big_pairs x, big_pairs y;
+
+-- Sets stored out of line whose value ranges do not overlap: the intersection
+-- functions answer from the two headers (a first chunk of each) while headers keep
+-- answering the call site. Every function of every pair against the int8[] model:
+-- disjoint pairs at 0, 2^32, 2^40 and 2^48, overlapping ones, the empty set, a set
+-- reaching from int8 min to max, a small inline set, and a set over 64 kB.
+CREATE TABLE far (id int PRIMARY KEY, a int8[], r roaring64);
+INSERT INTO far (id, a)
+SELECT id, ARRAY(SELECT DISTINCT v FROM unnest(a) v ORDER BY v) FROM (VALUES
+  (1, ARRAY(SELECT 3 * i FROM generate_series(0, 6999) i)),
+  (2, ARRAY(SELECT 4294967296 + 3 * i FROM generate_series(0, 6999) i)),
+  (3, ARRAY(SELECT 281474976710656 + 5 * i FROM generate_series(0, 6999) i)),
+  (4, ARRAY(SELECT 3 * i + 1 FROM generate_series(0, 6999) i) || ARRAY[4294967296::int8]),
+  (5, '{}'),
+  (6, ARRAY(SELECT 7 * i FROM generate_series(0, 6999) i) || ARRAY[-9223372036854775808, 9223372036854775807]),
+  (7, ARRAY[65536::int8, 65537]),
+  (8, ARRAY(SELECT 1099511627776 + 3 * i FROM generate_series(0, 199999) i))) t(id, a);
+UPDATE far SET r = rb_build(a);
+SELECT count(*) FILTER (WHERE pg_column_size(r) > 2000) AS out_of_line,
+       count(*) FILTER (WHERE pg_column_size(r) > 65536) AS large FROM far;
+CREATE TABLE far_model AS
+SELECT x.id AS x, y.id AS y,
+       cardinality(ARRAY(SELECT unnest(x.a) INTERSECT SELECT unnest(y.a))) AS both_n,
+       cardinality(ARRAY(SELECT unnest(x.a) UNION SELECT unnest(y.a))) AS either_n,
+       cardinality(ARRAY(SELECT unnest(x.a) EXCEPT SELECT unnest(y.a))) AS only_x_n,
+       ARRAY(SELECT unnest(x.a) INTERSECT SELECT unnest(y.a) ORDER BY 1) AS both_a
+  FROM far x, far y;
+SELECT count(*) AS pairs,
+       count(*) FILTER (WHERE m.both_n = 0) AS disjoint_pairs,
+       bool_and(rb_and_cardinality(x.r, y.r) = m.both_n) AS and_cardinality_ok,
+       bool_and(rb_or_cardinality(x.r, y.r) = m.either_n) AS or_cardinality_ok,
+       bool_and(rb_xor_cardinality(x.r, y.r) = m.either_n - m.both_n) AS xor_cardinality_ok,
+       bool_and(rb_andnot_cardinality(x.r, y.r) = m.only_x_n) AS andnot_cardinality_ok,
+       bool_and(rb_jaccard(x.r, y.r) IS NOT DISTINCT FROM
+                (CASE WHEN m.either_n > 0 THEN m.both_n::float8 / m.either_n END)) AS jaccard_ok,
+       bool_and((x.r && y.r) = (m.both_n > 0)) AS intersects_ok,
+       bool_and(rb_to_array(x.r & y.r) = m.both_a) AS and_ok,
+       bool_and((x.r @> y.r) = (m.both_n = cardinality(y.a))) AS contains_ok
+  FROM far x JOIN far y ON true JOIN far_model m ON m.x = x.id AND m.y = y.id;
+-- A call site where headers stop answering: the overlapping pairs come first, so
+-- it reads whole values from then on, and the answers stay right.
+SELECT bool_and(rb_and_cardinality(x.r, y.r) = m.both_n) AS and_cardinality_ok,
+       count(*) AS pairs
+  FROM (SELECT x, y, both_n FROM far_model ORDER BY both_n = 0, x, y) m,
+       LATERAL (SELECT r FROM far WHERE id = m.x) x,
+       LATERAL (SELECT r FROM far WHERE id = m.y) y;
+-- Disjoint sets of 7,000 values read their first chunks only; the same sets against
+-- an overlapping one are read whole.
+SELECT buffers_touched('SELECT rb_and_cardinality(x.r, y.r) FROM far x, far y WHERE x.id = 1 AND y.id = 2')
+     < buffers_touched('SELECT rb_and_cardinality(x.r, y.r) FROM far x, far y WHERE x.id = 1 AND y.id = 4')
+       AS disjoint_reads_fewer_buffers;

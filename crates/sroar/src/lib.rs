@@ -25,7 +25,7 @@
 //! | reading a buffer | [`RoaringView`], [`Iter`], [`Runs`], [`Container`] and its views, [`Stats`] |
 //! | keeping or shipping one | [`Roaring`], an owned validated buffer (serde with the `serde` feature) |
 //! | building one | [`from_sorted`], [`from_unsorted`], [`from_values`], [`from_range`], [`from_runs`], [`empty`], [`Writer`], [`SortedValues`]; [`Encode`] writes any of them into the caller's memory |
-//! | set algebra | [`and`], [`or`], [`xor`], [`andnot`] (and `_writer` forms), [`and_len`], [`or_len`], [`xor_len`], [`andnot_len`], [`intersects`], [`is_subset`], [`is_subset_by_headers`], [`eq`], [`cmp`], [`or_many`], [`and_many`] |
+//! | set algebra | [`and`], [`or`], [`xor`], [`andnot`] (and `_writer` forms), [`and_len`], [`or_len`], [`xor_len`], [`andnot_len`], [`intersects`], [`are_disjoint_by_headers`], [`is_subset`], [`is_subset_by_headers`], [`eq`], [`cmp`], [`or_many`], [`and_many`] |
 //! | streaming | [`Accumulator`] of a [`SetOp`] chosen at run time; [`OrAccumulator`], [`AndAccumulator`], [`XorAccumulator`], [`BuildAccumulator`] |
 //! | reading a few byte ranges (TOAST slices) | [`header_from_prefix`], [`contains_from_ranges`], [`rank_from_ranges`], [`index_from_ranges`], [`select_from_ranges`] |
 //! | the standard portable format | [`to_portable`], [`from_portable`], [`portable_len`], [`write_portable_into`], [`from_portable_writer`], [`looks_like_portable`]; of signed values: [`from_portable_signed`], [`write_portable_signed_into`], [`to_portable_signed`]; the 32-bit format: [`from_portable32_writer`], [`portable32_len`], [`write_portable32_into`] |
@@ -64,9 +64,10 @@ pub use interrupt::set_interrupt_hook;
 pub use iter::Iter;
 pub use kernels::{available_tiers, reset_tier, set_tier, tier, Tier, Unsupported};
 pub use ops::{
-    and, and_len, and_many, and_writer, andnot, andnot_len, andnot_writer, cmp, eq, intersects,
-    is_subset, is_subset_by_headers, or, or_len, or_many, or_writer, xor, xor_len, xor_writer,
-    Accumulator, AndAccumulator, BuildAccumulator, OrAccumulator, SetOp, XorAccumulator,
+    and, and_len, and_many, and_writer, andnot, andnot_len, andnot_writer, are_disjoint_by_headers,
+    cmp, eq, intersects, is_subset, is_subset_by_headers, or, or_len, or_many, or_writer, xor,
+    xor_len, xor_writer, Accumulator, AndAccumulator, BuildAccumulator, OrAccumulator, SetOp,
+    XorAccumulator,
 };
 pub use owned::Roaring;
 pub use partial::{

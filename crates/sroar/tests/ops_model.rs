@@ -364,6 +364,23 @@ fn check_pair(ma: &Model, mb: &Model) {
     assert_eq!(ops::andnot_len(a, b), andnot_m.len() as u64, "andnot_len");
 
     assert_eq!(ops::intersects(a, b), !and_m.is_empty(), "intersects");
+    // The header answers never contradict the sets; disjoint ranges always answer.
+    let (ha, hb) = (a.header(), b.header());
+    if ops::are_disjoint_by_headers(&ha, &hb) {
+        assert!(
+            and_m.is_empty(),
+            "are_disjoint_by_headers on intersecting sets"
+        );
+    }
+    let apart = ma.is_empty() || mb.is_empty() || ma.last() < mb.first() || mb.last() < ma.first();
+    assert_eq!(
+        ops::are_disjoint_by_headers(&ha, &hb),
+        apart,
+        "are_disjoint_by_headers"
+    );
+    if let Some(answer) = ops::is_subset_by_headers(&ha, &hb) {
+        assert_eq!(answer, ma.is_subset(mb), "is_subset_by_headers");
+    }
     assert_eq!(ops::is_subset(a, b), ma.is_subset(mb), "is_subset");
     assert_eq!(ops::eq(a, b), ma == mb, "eq");
     let (va, vb): (Vec<u64>, Vec<u64>) =

@@ -5,6 +5,7 @@ use core::ops::ControlFlow;
 use super::meet::{meet, Write};
 use super::pair::{payload_bytes, Scratch};
 use super::walk::common;
+use crate::format::Header;
 use crate::view::RoaringView;
 use crate::writer::{CapacityError, Writer};
 
@@ -43,8 +44,13 @@ pub fn and(a: RoaringView<'_>, b: RoaringView<'_>) -> Result<Vec<u8>, CapacityEr
 /// Whether the value ranges `[min, max]` of the two views do not overlap (true
 /// when either is empty).
 pub(crate) fn disjoint_ranges(a: RoaringView<'_>, b: RoaringView<'_>) -> bool {
-    match (a.min(), a.max(), b.min(), b.max()) {
-        (Some(a0), Some(a1), Some(b0), Some(b1)) => a1 < b0 || b1 < a0,
-        _ => true,
-    }
+    are_disjoint_by_headers(&a.header(), &b.header())
+}
+
+/// Whether the two headers prove `a ∩ b = ∅`: one set is empty, or their value
+/// ranges `[min, max]` do not overlap. A caller holding large stored sets reads
+/// their headers alone (their first bytes) to answer intersections of sets far
+/// apart (ids of different periods or tenants) without the rest.
+pub fn are_disjoint_by_headers(a: &Header, b: &Header) -> bool {
+    a.cardinality == 0 || b.cardinality == 0 || a.max < b.min || b.max < a.min
 }

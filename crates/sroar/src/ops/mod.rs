@@ -58,7 +58,7 @@ mod xor;
 pub use accumulate::{
     Accumulator, AndAccumulator, BuildAccumulator, OrAccumulator, SetOp, XorAccumulator,
 };
-pub use and::{and, and_writer};
+pub use and::{and, and_writer, are_disjoint_by_headers};
 pub use and_many::and_many;
 pub use andnot::{andnot, andnot_writer};
 pub use intersects::intersects;

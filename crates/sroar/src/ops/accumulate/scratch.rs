@@ -202,7 +202,11 @@ impl<A: Allocator + Clone> Acc<A> {
     /// same pass, a full input), else [`UNKNOWN`].
     pub(crate) fn or(&mut self, c: Container<'_>, card: u32) -> u32 {
         if card == FULL {
-            self.words().fill(!0);
+            match self {
+                Acc::Words(w) => w.fill(!0),
+                // Whatever the array held, the result is every value.
+                Acc::Lows(l) => *self = Acc::Words(Box::new_in([!0; WORDS], l.allocator().clone())),
+            }
             return FULL;
         }
         if let Acc::Lows(l) = self {
