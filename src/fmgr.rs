@@ -54,18 +54,25 @@ pub fn return_datum(
     result.unwrap_or(pgrx::pg_sys::Datum::from(0usize))
 }
 
-/// One row of a value-per-call set-returning function (PostgreSQL's `SRF_*`
-/// protocol), for functions that return many rows and do little for each: on the
-/// first call `first` makes the state, in the call's multi-call memory context
-/// (where it and whatever `first` allocates live until the set ends); each call
-/// then returns what `next` gives, and the set ends when it gives None. The state
-/// must own no memory outside PostgreSQL's: a set left unread (a LIMIT) is never
+/// The rows of a set-returning function of one column that returns many rows and
+/// does little for each. `first` makes the state; `next` gives the next row, or
+/// None when the set ends.
+///
+/// Where the caller prefers a materialized set (a function in FROM, whose scan
+/// stores every row before reading the first), every row goes into a tuplestore in
+/// one loop, without a function call per row. Elsewhere (the target list, where a
+/// LIMIT may stop early) rows come one per call (PostgreSQL's `SRF_*` protocol):
+/// the state lives in the call's multi-call memory context until the set ends, and
+/// must own no memory outside PostgreSQL's, since a set left unread is never
 /// dropped, only freed with its context.
 pub fn value_per_call<S>(
     fcinfo: pgrx::pg_sys::FunctionCallInfo,
     first: impl FnOnce() -> S,
-    next: impl FnOnce(&mut S) -> Option<pgrx::pg_sys::Datum>,
+    mut next: impl FnMut(&mut S) -> Option<pgrx::pg_sys::Datum>,
 ) -> Option<pgrx::pg_sys::Datum> {
+    use pg_sys::SetFunctionReturnMode::{
+        SFRM_Materialize, SFRM_Materialize_Preferred, SFRM_ValuePerCall,
+    };
     use pgrx::pg_sys;
     // SAFETY: fcinfo is the current call's, made by an executor node that allows
     // value-per-call results (checked below); init_MultiFuncCall keeps the
@@ -76,17 +83,18 @@ pub fn value_per_call<S>(
         let rsinfo = (*fcinfo).resultinfo as *mut pg_sys::ReturnSetInfo;
         if rsinfo.is_null()
             || (*rsinfo).type_ != pg_sys::NodeTag::T_ReturnSetInfo
-            || (*rsinfo).allowedModes & pg_sys::SetFunctionReturnMode::SFRM_ValuePerCall as i32 == 0
+            || (*rsinfo).allowedModes & SFRM_ValuePerCall as i32 == 0
         {
             crate::errors::set_not_accepted();
         }
+        let materialize = (SFRM_Materialize | SFRM_Materialize_Preferred) as i32;
+        if (*rsinfo).allowedModes & materialize == materialize && !(*rsinfo).expectedDesc.is_null()
+        {
+            materialize_set(rsinfo, first, next);
+            return None;
+        }
         if (*(*fcinfo).flinfo).fn_extra.is_null() {
-            let funcctx = pg_sys::init_MultiFuncCall(fcinfo);
-            let old = pg_sys::MemoryContextSwitchTo((*funcctx).multi_call_memory_ctx);
-            let state = pg_sys::palloc(size_of::<S>().max(1)) as *mut S;
-            state.write(first());
-            (*funcctx).user_fctx = state.cast();
-            pg_sys::MemoryContextSwitchTo(old);
+            start_set(fcinfo, first);
         }
         // What per_MultiFuncCall returns, read here: every call of pg_sys goes
         // through pgrx's error guard (a sigsetjmp), which cost more than the row.
@@ -104,5 +112,112 @@ pub fn value_per_call<S>(
                 None
             }
         }
+    }
+}
+
+/// The first call of a value-per-call set: its state, in the multi-call memory
+/// context. Out of line, so that the frame of every later call stays small (a
+/// state of a few kB would otherwise be reserved, and probed, on each row's stack).
+///
+/// # Safety
+/// `fcinfo` is the current call's, with no multi-call context yet.
+#[inline(never)]
+unsafe fn start_set<S>(fcinfo: pgrx::pg_sys::FunctionCallInfo, first: impl FnOnce() -> S) {
+    use pgrx::pg_sys;
+    // SAFETY: as the caller promises; see `value_per_call`.
+    unsafe {
+        let funcctx = pg_sys::init_MultiFuncCall(fcinfo);
+        let old = pg_sys::MemoryContextSwitchTo((*funcctx).multi_call_memory_ctx);
+        let state = pg_sys::palloc(size_of::<S>().max(1)) as *mut S;
+        state.write(first());
+        (*funcctx).user_fctx = state.cast();
+        pg_sys::MemoryContextSwitchTo(old);
+    }
+}
+
+/// A materialized set: the state lives for this call only.
+///
+/// # Safety
+/// As [`materialize_rows`].
+#[inline(never)]
+unsafe fn materialize_set<S>(
+    rsinfo: *mut pgrx::pg_sys::ReturnSetInfo,
+    first: impl FnOnce() -> S,
+    mut next: impl FnMut(&mut S) -> Option<pgrx::pg_sys::Datum>,
+) {
+    let mut state = first();
+    // SAFETY: as the caller promises.
+    unsafe { materialize_rows(rsinfo, || next(&mut state)) };
+}
+
+// PostgreSQL's own symbol, called without pgrx's per-call guard (a sigsetjmp,
+// which costs as much as storing the row): `materialize_rows` guards a whole
+// batch of calls at once instead.
+unsafe extern "C-unwind" {
+    #[link_name = "tuplestore_putvalues"]
+    fn tuplestore_putvalues_unguarded(
+        state: *mut pgrx::pg_sys::Tuplestorestate,
+        tdesc: pgrx::pg_sys::TupleDesc,
+        values: *mut pgrx::pg_sys::Datum,
+        isnull: *mut bool,
+    );
+}
+
+/// Rows gathered before they are stored under one guard.
+const BATCH: usize = 256;
+
+/// Stores every row `next` gives in a new tuplestore and hands it to the caller
+/// (materialize mode).
+///
+/// # Safety
+/// `rsinfo` is the current call's, allowing materialize mode, with an expected
+/// descriptor of one column of the rows' type.
+unsafe fn materialize_rows(
+    rsinfo: *mut pgrx::pg_sys::ReturnSetInfo,
+    mut next: impl FnMut() -> Option<pgrx::pg_sys::Datum>,
+) {
+    use pgrx::pg_sys;
+    // SAFETY: as the caller promises. The store and its descriptor are made in the
+    // query's memory, as the executor reads them after this call; the descriptor
+    // is a copy, since the executor frees the one it is given.
+    let (store, desc) = unsafe {
+        let old = pg_sys::MemoryContextSwitchTo((*(*rsinfo).econtext).ecxt_per_query_memory);
+        let random = (*rsinfo).allowedModes
+            & pg_sys::SetFunctionReturnMode::SFRM_Materialize_Random as i32
+            != 0;
+        let store = pg_sys::tuplestore_begin_heap(random, false, pg_sys::work_mem);
+        let desc = pg_sys::CreateTupleDescCopy((*rsinfo).expectedDesc);
+        pg_sys::MemoryContextSwitchTo(old);
+        (store, desc)
+    };
+    let mut batch = [pg_sys::Datum::from(0usize); BATCH];
+    loop {
+        let mut n = 0;
+        while n < BATCH {
+            let Some(d) = next() else { break };
+            batch[n] = d;
+            n += 1;
+        }
+        // SAFETY: store and desc were made above; the guarded closure only calls
+        // PostgreSQL (no Rust value to drop, nothing that panics), so an ERROR
+        // raised inside it returns to pgrx's guard and becomes a Rust panic.
+        unsafe {
+            pg_sys::ffi::pg_guard_ffi_boundary(|| {
+                let mut isnull = false;
+                for d in &mut batch[..n] {
+                    tuplestore_putvalues_unguarded(store, desc, d, &mut isnull);
+                }
+            });
+        }
+        if n < BATCH {
+            break;
+        }
+        crate::check_for_interrupts();
+    }
+    // SAFETY: the current call's rsinfo.
+    unsafe {
+        (*rsinfo).returnMode = pg_sys::SetFunctionReturnMode::SFRM_Materialize;
+        (*rsinfo).setResult = store;
+        (*rsinfo).setDesc = desc;
     }
 }

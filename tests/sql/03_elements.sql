@@ -97,3 +97,23 @@ SELECT bool_and((SELECT count(*) FROM rb_iterate(s.r) v WHERE v > 0)
 SELECT count(*) AS rows, array_agg(a) = (SELECT m FROM iter_sets WHERE n = 1000) AS ascending_ok,
        array_agg(d) = (SELECT m_desc FROM iter_sets WHERE n = 1000) AS descending_ok
   FROM (SELECT rb_iterate(r) AS a, rb_iterate(r, true) AS d FROM iter_sets WHERE n = 1000) s;
+-- In FROM, rb_iterate fills the scan's tuplestore in one call (materialize mode):
+-- a scrollable cursor reads it backwards and by position, a tuplestore over
+-- work_mem spills to disk, and a set of 2^40 values can be cancelled.
+BEGIN;
+DECLARE iter_cursor SCROLL CURSOR FOR
+  SELECT v FROM rb_iterate('{-9223372036854775808, 0, 1, 65536, 4294967296, 9223372036854775807}'::roaring64) v;
+FETCH LAST FROM iter_cursor;
+FETCH BACKWARD 2 FROM iter_cursor;
+FETCH ABSOLUTE 1 FROM iter_cursor;
+FETCH RELATIVE 3 FROM iter_cursor;
+COMMIT;
+SET work_mem = '64kB';
+SELECT (SELECT count(*) FROM rb_iterate(r) v) AS rows,
+       ARRAY(SELECT v FROM rb_iterate(r) v) = m AS asc_spilled_ok,
+       ARRAY(SELECT v FROM rb_iterate(r, true) v) = m_desc AS desc_spilled_ok
+  FROM iter_sets WHERE n = 70000;
+RESET work_mem;
+SET statement_timeout = '300ms';
+SELECT count(*) FROM rb_iterate(rb_from_range(0, 1099511627776));
+RESET statement_timeout;
