@@ -4,8 +4,8 @@
 )]
 //! C entry points called straight by PostgreSQL's function manager, for functions
 //! that run once per row and do little each time (the aggregates' support
-//! functions, rb_iterate), and the value-per-call protocol of set-returning
-//! functions. pgrx's `#[pg_extern]` wrapper switches memory contexts and builds its
+//! functions, rb_iterate), and the protocols of set-returning functions (a row
+//! per call, or a tuplestore filled at once). pgrx's `#[pg_extern]` wrapper switches memory contexts and builds its
 //! argument iterator on every call; on a row that an intersection already emptied
 //! that cost more than the function itself (about 20 ns a row, against 6 ns for
 //! pg_roaringbitmap's whole transition). These keep pgrx's guard, so a Rust panic
@@ -65,7 +65,7 @@ pub fn return_datum(
 /// the state lives in the call's multi-call memory context until the set ends, and
 /// must own no memory outside PostgreSQL's, since a set left unread is never
 /// dropped, only freed with its context.
-pub fn value_per_call<S>(
+pub fn set_returning<S>(
     fcinfo: pgrx::pg_sys::FunctionCallInfo,
     first: impl FnOnce() -> S,
     mut next: impl FnMut(&mut S) -> Option<pgrx::pg_sys::Datum>,
@@ -124,7 +124,7 @@ pub fn value_per_call<S>(
 #[inline(never)]
 unsafe fn start_set<S>(fcinfo: pgrx::pg_sys::FunctionCallInfo, first: impl FnOnce() -> S) {
     use pgrx::pg_sys;
-    // SAFETY: as the caller promises; see `value_per_call`.
+    // SAFETY: as the caller promises; see `set_returning`.
     unsafe {
         let funcctx = pg_sys::init_MultiFuncCall(fcinfo);
         let old = pg_sys::MemoryContextSwitchTo((*funcctx).multi_call_memory_ctx);

@@ -5,7 +5,7 @@ use pgrx::prelude::*;
 
 use crate::datum::{strict_bool_arg, strict_roaring_arg, Roaring, RoaringOut};
 use crate::errors;
-use crate::fmgr::{fmgr_function, value_per_call};
+use crate::fmgr::{fmgr_function, set_returning};
 use crate::int8;
 
 fn u64s(values: Array<i64>) -> Vec<u64> {
@@ -92,7 +92,7 @@ fn iterate_ordered(fcinfo: pg_sys::FunctionCallInfo) -> Option<pg_sys::Datum> {
 }
 
 fn iterate_in(fcinfo: pg_sys::FunctionCallInfo, descending: bool) -> Option<pg_sys::Datum> {
-    value_per_call(
+    set_returning(
         fcinfo,
         || Rows {
             // The value is read (detoasted, if it has to be) in the multi-call
