@@ -229,5 +229,5 @@ pub fn count_header_try(fcinfo: pg_sys::FunctionCallInfo, answered: bool) {
         return;
     };
     table.header_tries = table.header_tries.saturating_add(1);
-    table.header_answers += u32::from(answered);
+    table.header_answers = table.header_answers.saturating_add(u32::from(answered));
 }

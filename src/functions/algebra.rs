@@ -40,9 +40,15 @@ fn by_headers<T>(
     b: &Roaring<'_>,
     decide: impl FnOnce(&Header, &Header) -> Option<T>,
 ) -> Option<T> {
-    let out_of_line = |r: &Roaring| r.toast_key().is_some() && !value_cache::read_often(fcinfo, r);
+    // The cheap tests first: most calls of a call site where headers stopped
+    // answering, or of sets stored inline, end here.
+    let toasted = |r: &Roaring| r.toast_key().is_some();
+    if !(toasted(a) || toasted(b)) || !value_cache::headers_worth_trying(fcinfo) {
+        return None;
+    }
+    let out_of_line = |r: &Roaring| toasted(r) && !value_cache::read_often(fcinfo, r);
     let (a_out, b_out) = (out_of_line(a), out_of_line(b));
-    if !(a_out || b_out) || !value_cache::headers_worth_trying(fcinfo) {
+    if !(a_out || b_out) {
         return None;
     }
     let header = |r: &Roaring| match value_cache::kept(fcinfo, r) {

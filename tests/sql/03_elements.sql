@@ -108,6 +108,9 @@ FETCH BACKWARD 2 FROM iter_cursor;
 FETCH ABSOLUTE 1 FROM iter_cursor;
 FETCH RELATIVE 3 FROM iter_cursor;
 COMMIT;
+-- Two sets side by side in one scan, each with its own tuplestore.
+SELECT * FROM ROWS FROM (rb_iterate('{1,2,3}'::roaring64), rb_iterate('{10,20}'::roaring64, true))
+  WITH ORDINALITY AS t(a, d, n);
 SET work_mem = '64kB';
 SELECT (SELECT count(*) FROM rb_iterate(r) v) AS rows,
        ARRAY(SELECT v FROM rb_iterate(r) v) = m AS asc_spilled_ok,
