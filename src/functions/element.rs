@@ -42,7 +42,8 @@ fn rb_remove_many(r: Roaring, values: Array<i64>) -> RoaringOut {
 
 // rb_iterate(r) and rb_iterate(r, descending): every element, one row at a time,
 // never an array. A row costs the executor far more than the function, so these
-// are plain value-per-call entry points that decode values a batch at a time.
+// are plain entry points that decode values a batch at a time, and hand them over
+// one per call or, in FROM, all into the scan's tuplestore (`fmgr::set_returning`).
 fmgr_function!(rb_iterate_wrapper, pg_finfo_rb_iterate_wrapper, iterate);
 fmgr_function!(
     rb_iterate_ordered_wrapper,
@@ -95,8 +96,9 @@ fn iterate_in(fcinfo: pg_sys::FunctionCallInfo, descending: bool) -> Option<pg_s
     set_returning(
         fcinfo,
         || Rows {
-            // The value is read (detoasted, if it has to be) in the multi-call
-            // context, where it stays until the set ends.
+            // The value is read (detoasted, if it has to be) where the state lives:
+            // the multi-call context until the set ends, or this call when the
+            // rows all go into a tuplestore now.
             iter: strict_roaring_arg::<'static>(fcinfo, 0).view().iter(),
             descending,
             batch: [0; 256],

@@ -134,9 +134,9 @@ pub fn settles_first(prev_ms: f64, own_ms: f64) -> bool {
 }
 
 /// Runs `variants` interleaved: a warm-up of each, then `reps` rounds in which each
-/// runs once, in an order that rotates from round to round. A slow variant runs fewer times, so that a slow baseline does not
-/// dominate the run: over 1 s, its warm-up is its one sample; over 0.25 s, it runs
-/// in two rounds. Its record says how many samples it has. A variant right after a
+/// runs once, in an order that rotates from round to round. A slow variant runs
+/// fewer times, so that a slow baseline does not dominate the run: over 1 s, its
+/// warm-up is its one sample; over 0.25 s, it runs in two rounds. Its record says how many samples it has. A variant right after a
 /// much slower one first runs once unmeasured ([`settles_first`]).
 pub fn interleaved(
     db: &mut Db,
