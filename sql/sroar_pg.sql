@@ -594,20 +594,6 @@ CREATE AGGREGATE rb_xor_cardinality_agg(roaring64) (
     FINALFUNC = rb_cardinality_final, PARALLEL = SAFE);
 COMMENT ON AGGREGATE rb_xor_cardinality_agg(roaring64) IS 'the cardinality of the symmetric difference of the sets';
 
--- rb_or_agg with an `internal` state: the same result, kept to compare the two designs
--- (BENCHMARKS.md). Parallel plans and Citus cannot split it; prefer rb_or_agg.
-CREATE FUNCTION rb_or_internal_trans(internal, roaring64) RETURNS internal
-    AS 'MODULE_PATHNAME', 'rb_or_internal_trans_wrapper'
-    LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE FUNCTION rb_or_internal_final(internal) RETURNS roaring64
-    AS 'MODULE_PATHNAME', 'rb_or_internal_final_wrapper'
-    LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE AGGREGATE rb_or_agg_internal(roaring64) (
-    SFUNC = rb_or_internal_trans, STYPE = internal, FINALFUNC = rb_or_internal_final,
-    PARALLEL = SAFE);
-COMMENT ON AGGREGATE rb_or_agg_internal(roaring64) IS
-    'the union of the sets, with an internal state (for comparison; not splittable: prefer rb_or_agg)';
-
 -- ---------------------------------------------------------------------------
 -- Runs and multiranges
 -- ---------------------------------------------------------------------------

@@ -5,50 +5,34 @@ use std::ffi::{CStr, CString};
 
 use base64::engine::general_purpose::STANDARD as BASE64;
 use base64::Engine as _;
-use pgrx::prelude::*;
-use pgrx::{GucSetting, PostgresGucEnum};
 use sroar::RoaringView;
+use sroar_pg_macros::sql_fn;
 
-use crate::datum::{
-    palloc_cstring, palloc_varlena, take_stringinfo_rest, ByteaDatum, RawDatum, Roaring, RoaringOut,
-};
 use crate::errors;
+use crate::functions::from_int8s;
 use crate::int8;
+use crate::pg::{
+    check_for_interrupts, palloc_cstring, Bytea, CStringOut, ReceiveBuffer, RoaringOut,
+};
+use crate::read::Stored;
+use crate::settings::{OutputFormat, OUTPUT_FORMAT};
 use crate::text::{self, Parsed, TextError};
 
-/// `sroar.output_format`: how `roaring64` values print as text.
-#[derive(PostgresGucEnum, Clone, Copy, PartialEq, Eq, Debug)]
-pub enum OutputFormat {
-    /// `{1,2,3}`, ascending int8 values.
-    #[name = c"array"]
-    Array,
-    /// `\x…`: the hex of the native bytes; compact and exact, for shipping values.
-    #[name = c"hex"]
-    Hex,
-}
-
-pub static OUTPUT_FORMAT: GucSetting<OutputFormat> =
-    GucSetting::<OutputFormat>::new(OutputFormat::Array);
-
-/// Builds a set from int8 values given in any order, with duplicates.
-pub fn from_int8s(values: impl IntoIterator<Item = i64>) -> RoaringOut {
-    sroar::from_signed(values).into()
-}
-
-/// Native bytes from outside (hex text, binary input, bytea): validated, then copied.
+/// Native bytes from outside (hex text, binary input, bytea): validated where they
+/// are, then copied once into the value.
 fn from_native(bytes: &[u8]) -> RoaringOut {
     if let Err(e) = RoaringView::from_bytes(bytes) {
         errors::invalid_binary(e)
     }
-    bytes.to_vec().into()
+    Bytea::write(bytes.len(), |out| out.copy_from_slice(bytes)).into_roaring()
 }
 
-#[pg_extern(sql = false)]
+#[sql_fn]
 fn roaring64_in(input: &CStr) -> RoaringOut {
     let Ok(s) = input.to_str() else {
         errors::invalid_text("", 1, "input is not valid UTF-8")
     };
-    match text::parse(s, crate::check_for_interrupts) {
+    match text::parse(s, check_for_interrupts) {
         Ok(Parsed::Values(values)) => from_int8s(values),
         Ok(Parsed::Hex(bytes)) => from_native(&bytes),
         Err(TextError::Syntax { position, what }) => errors::invalid_text(s, position, what),
@@ -57,8 +41,8 @@ fn roaring64_in(input: &CStr) -> RoaringOut {
 }
 
 /// Text output fails with 54000 before building text longer than a PostgreSQL value.
-#[pg_extern(sql = false)]
-fn roaring64_out(r: Roaring) -> CString {
+#[sql_fn]
+fn roaring64_out(r: Stored) -> CString {
     let mut out = Vec::new();
     match OUTPUT_FORMAT.get() {
         OutputFormat::Hex => {
@@ -99,7 +83,7 @@ fn write_array(out: &mut Vec<u8>, view: RoaringView<'_>) {
         if out.len() >= errors::MAX_VALUE_BYTES {
             errors::too_large(out.len() as u64 + 1);
         }
-        pgrx::check_for_interrupts!();
+        check_for_interrupts();
     }
     if out.len() > 1 {
         out.pop();
@@ -118,9 +102,9 @@ fn from_portable(bytes: &[u8]) -> RoaringOut {
 
 /// Binary input (COPY … FORMAT binary, binary parameters): native bytes, or the
 /// standard portable format, told apart by their first 8 bytes (see FORMAT.md).
-#[pg_extern(sql = false)]
-fn roaring64_recv(buf: pgrx::datum::Internal) -> RoaringOut {
-    let bytes = take_stringinfo_rest(buf);
+#[sql_fn]
+fn roaring64_recv(buf: ReceiveBuffer) -> RoaringOut {
+    let bytes = buf.take_rest();
     if sroar::looks_like_portable(bytes) {
         from_portable(bytes)
     } else {
@@ -128,24 +112,24 @@ fn roaring64_recv(buf: pgrx::datum::Internal) -> RoaringOut {
     }
 }
 
-#[pg_extern(sql = false)]
+#[sql_fn]
 fn rb_from_portable(bytes: &[u8]) -> RoaringOut {
     from_portable(bytes)
 }
 
 /// The standard 64-bit portable format, byte-identical to CRoaring's and roaring-rs's
 /// output for the same set, written straight into the result value.
-#[pg_extern(sql = false)]
-fn rb_to_portable(r: Roaring) -> ByteaDatum {
+#[sql_fn]
+fn rb_to_portable(r: Stored) -> Bytea {
     let view = r.view();
-    let out = palloc_varlena(sroar::portable_len(&view));
-    sroar::write_portable_signed_into(&view, out.data);
-    ByteaDatum(out.datum)
+    Bytea::write(sroar::portable_len(&view), |out| {
+        sroar::write_portable_signed_into(&view, out)
+    })
 }
 
 /// The standard 32-bit portable format (Java's RoaringBitmap, CRoaring's 32-bit
 /// bitmaps, pg_roaringbitmap's roaringbitmap): its values, unsigned 32-bit, as int8.
-#[pg_extern(sql = false)]
+#[sql_fn]
 fn rb_from_portable32(bytes: &[u8]) -> RoaringOut {
     sroar::from_portable32_writer(bytes, true)
         .unwrap_or_else(|e| errors::invalid_binary(e))
@@ -154,56 +138,57 @@ fn rb_from_portable32(bytes: &[u8]) -> RoaringOut {
 
 /// A set of elements from 0 to 2^32 - 1 in the standard 32-bit portable format,
 /// written straight into the result value; 22003 for any other element.
-#[pg_extern(sql = false)]
-fn rb_to_portable32(r: Roaring) -> ByteaDatum {
+#[sql_fn]
+fn rb_to_portable32(r: Stored) -> Bytea {
     let view = r.view();
     let Some(len) = sroar::portable32_len(&view, true) else {
         let (min, max) = (view.min(), view.max());
         errors::not_32_bit(min.map_or(0, int8::to_i64), max.map_or(0, int8::to_i64))
     };
-    let out = palloc_varlena(len);
-    sroar::write_portable32_into(&view, true, out.data);
-    ByteaDatum(out.datum)
+    Bytea::write(len, |out| sroar::write_portable32_into(&view, true, out))
 }
 
-#[pg_extern(sql = false)]
-fn roaring64_send<'fcx>(r: Roaring<'fcx>) -> &'fcx [u8] {
+#[sql_fn]
+fn roaring64_send<'fcx>(r: Stored<'fcx>) -> &'fcx [u8] {
     r.bytes()
 }
 
 /// `roaring64_state` text in: base64 of the native bytes (its own output), or any
 /// `roaring64` text form, so that a state can be written by hand like a value. The
 /// bytes are decoded straight into the value and validated there.
-#[pg_extern(sql = false)]
-fn roaring64_state_in(input: &CStr) -> RawDatum {
+#[sql_fn]
+fn roaring64_state_in(input: &CStr) -> RoaringOut {
     let bytes = input.to_bytes();
     let trimmed = bytes.trim_ascii();
     if trimmed.starts_with(b"{") || trimmed.starts_with(b"\\x") {
-        return RawDatum(Some(roaring64_in(input).into_datum_raw()));
+        return roaring64_in(input);
     }
-    let mut out = palloc_varlena(base64::decoded_len_estimate(trimmed.len()));
-    let len = BASE64.decode_slice(trimmed, out.data).unwrap_or_else(|e| {
-        let input = String::from_utf8_lossy(bytes);
-        match e {
-            base64::DecodeSliceError::DecodeError(e) => errors::invalid_state_text(&input, e),
-            // The estimate is an upper bound: not reached.
-            base64::DecodeSliceError::OutputSliceTooSmall => {
-                errors::invalid_state_text(&input, "decodes to more bytes than estimated")
-            }
+    let decoded = Bytea::write_prefix(base64::decoded_len_estimate(trimmed.len()), |out| {
+        let len = BASE64.decode_slice(trimmed, out)?;
+        if let Err(e) = RoaringView::from_bytes(&out[..len]) {
+            errors::invalid_binary(e)
         }
+        Ok(len)
     });
-    if let Err(e) = RoaringView::from_bytes(&out.data[..len]) {
-        errors::invalid_binary(e)
-    }
-    out.truncate(len);
-    RawDatum(Some(out.datum))
+    decoded
+        .unwrap_or_else(|e| {
+            let input = String::from_utf8_lossy(bytes);
+            match e {
+                base64::DecodeSliceError::DecodeError(e) => errors::invalid_state_text(&input, e),
+                // The estimate is an upper bound: not reached.
+                base64::DecodeSliceError::OutputSliceTooSmall => {
+                    errors::invalid_state_text(&input, "decodes to more bytes than estimated")
+                }
+            }
+        })
+        .into_roaring()
 }
 
 /// `roaring64_state` text out: base64 of the native bytes, 4/3 of their size and
 /// independent of `sroar.output_format`, because this text is how Citus ships a
 /// partial aggregate state from a worker to the coordinator. Written in place.
-#[pg_extern(sql = false)]
-fn roaring64_state_out<'fcx>(r: Roaring<'fcx>) -> &'fcx CStr {
+#[sql_fn]
+fn roaring64_state_out(r: Stored) -> CStringOut {
     let bytes = r.bytes();
     let len = base64::encoded_len(bytes.len(), true).unwrap_or(usize::MAX);
     palloc_cstring(len, |buf| {
@@ -212,7 +197,7 @@ fn roaring64_state_out<'fcx>(r: Roaring<'fcx>) -> &'fcx CStr {
     })
 }
 
-#[pg_extern(sql = false)]
+#[sql_fn]
 fn roaring64_from_bytea(bytes: &[u8]) -> RoaringOut {
     from_native(bytes)
 }

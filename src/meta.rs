@@ -1,9 +1,11 @@
 //! Facts about the installed extension, for support questions and upgrade checks.
 
-use pgrx::prelude::*;
+use sroar_pg_macros::sql_fn;
+
+use crate::read::Stored;
 
 /// The extension's version and the serialized format version it reads and writes.
-#[pg_extern(sql = false)]
+#[sql_fn]
 fn sroar_version() -> String {
     format!(
         "sroar_pg {} (format version {})",
@@ -13,8 +15,8 @@ fn sroar_version() -> String {
 }
 
 /// How a value is laid out: containers and bytes by kind, runs, format version.
-#[pg_extern(sql = false)]
-fn rb_stats(r: crate::datum::Roaring) -> pgrx::JsonB {
+#[sql_fn]
+fn rb_stats(r: Stored) -> pgrx::JsonB {
     let s = r.view().stats();
     let kind = |k: &sroar::KindStats| {
         serde_json::json!({
@@ -37,7 +39,7 @@ fn rb_stats(r: crate::datum::Roaring) -> pgrx::JsonB {
 }
 
 #[cfg(any(test, feature = "pg_test"))]
-#[pg_schema]
+#[pgrx::pg_schema]
 mod tests {
     use pgrx::prelude::*;
 

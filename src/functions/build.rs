@@ -1,13 +1,19 @@
 //! Building sets from arrays and back.
 
-use pgrx::prelude::*;
+use pgrx::datum::Array;
+use sroar_pg_macros::sql_fn;
 
-use crate::datum::{palloc_int8_array, ArrayDatum, Roaring, RoaringOut};
 use crate::errors;
-use crate::io::from_int8s;
+use crate::pg::{check_for_interrupts, int8_array, Int8Array, RoaringOut};
+use crate::read::Stored;
+
+/// Builds a set from int8 values given in any order, with duplicates.
+pub fn from_int8s(values: impl IntoIterator<Item = i64>) -> RoaringOut {
+    sroar::from_signed(values).into()
+}
 
 /// rb_build(int8[]) and the int8[] → roaring64 cast.
-#[pg_extern(sql = false)]
+#[sql_fn]
 fn rb_build(values: Array<i64>) -> RoaringOut {
     from_int8s(
         values
@@ -17,7 +23,7 @@ fn rb_build(values: Array<i64>) -> RoaringOut {
 }
 
 /// The int4[] → roaring64 cast.
-#[pg_extern(sql = false)]
+#[sql_fn]
 fn rb_build_int4(values: Array<i32>) -> RoaringOut {
     from_int8s(
         values
@@ -28,15 +34,15 @@ fn rb_build_int4(values: Array<i32>) -> RoaringOut {
 
 /// rb_to_array(roaring64) and the roaring64 → int8[] cast: ascending int8 values,
 /// decoded in batches straight into the array's data, then given their sign.
-#[pg_extern(sql = false)]
-fn rb_to_array(r: Roaring) -> ArrayDatum {
+#[sql_fn]
+fn rb_to_array(r: Stored) -> Int8Array {
     let view = r.view();
-    let out = palloc_int8_array(view.len());
+    let mut out = int8_array(view.len());
     let mut iter = view.iter();
-    for chunk in out.data.chunks_mut(1 << 16) {
+    for chunk in out.data().chunks_mut(1 << 16) {
         let n = iter.next_batch(chunk);
         sroar::to_signed_bits(&mut chunk[..n]);
-        pgrx::check_for_interrupts!();
+        check_for_interrupts();
     }
-    ArrayDatum(out.datum)
+    out
 }

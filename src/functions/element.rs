@@ -1,12 +1,14 @@
 //! Elements one at a time: add, remove, iterate, slice. (Rank, position and
 //! select are questions about one set: `one_set.rs`.)
 
-use pgrx::prelude::*;
+use pgrx::datum::Array;
+use sroar::RoaringView;
+use sroar_pg_macros::sql_fn;
 
-use crate::datum::{strict_bool_arg, strict_roaring_arg, Roaring, RoaringOut};
 use crate::errors;
-use crate::fmgr::{fmgr_function, set_returning};
 use crate::int8;
+use crate::pg::{RoaringOut, SetOf, Value};
+use crate::read::Stored;
 
 fn u64s(values: Array<i64>) -> Vec<u64> {
     values
@@ -15,43 +17,33 @@ fn u64s(values: Array<i64>) -> Vec<u64> {
         .collect()
 }
 
-#[pg_extern(sql = false)]
-fn rb_add(r: Roaring, x: i64) -> RoaringOut {
+#[sql_fn]
+fn rb_add(r: Stored, x: i64) -> RoaringOut {
     r.view().insert(int8::to_u64(x)).into()
 }
 
-#[pg_extern(sql = false)]
-fn rb_add_int8_first(x: i64, r: Roaring) -> RoaringOut {
+#[sql_fn]
+fn rb_add_int8_first(x: i64, r: Stored) -> RoaringOut {
     r.view().insert(int8::to_u64(x)).into()
 }
 
-#[pg_extern(sql = false)]
-fn rb_add_many(r: Roaring, values: Array<i64>) -> RoaringOut {
+#[sql_fn]
+fn rb_add_many(r: Stored, values: Array<i64>) -> RoaringOut {
     r.view().insert_many(&u64s(values)).into()
 }
 
-#[pg_extern(sql = false)]
-fn rb_remove(r: Roaring, x: i64) -> RoaringOut {
+#[sql_fn]
+fn rb_remove(r: Stored, x: i64) -> RoaringOut {
     r.view().remove(int8::to_u64(x)).into()
 }
 
-#[pg_extern(sql = false)]
-fn rb_remove_many(r: Roaring, values: Array<i64>) -> RoaringOut {
+#[sql_fn]
+fn rb_remove_many(r: Stored, values: Array<i64>) -> RoaringOut {
     r.view().remove_many(&u64s(values)).into()
 }
 
-// rb_iterate(r) and rb_iterate(r, descending): every element, one row at a time,
-// never an array. A row costs the executor far more than the function, so these
-// are plain entry points that decode values a batch at a time, and hand them over
-// one per call or, in FROM, all into the scan's tuplestore (`fmgr::set_returning`).
-fmgr_function!(rb_iterate_wrapper, pg_finfo_rb_iterate_wrapper, iterate);
-fmgr_function!(
-    rb_iterate_ordered_wrapper,
-    pg_finfo_rb_iterate_ordered_wrapper,
-    iterate_ordered
-);
-
-/// The rows of one rb_iterate call still to return.
+/// The rows of one rb_iterate call still to return: values decoded a batch at a
+/// time, since a row costs the executor far more than the function.
 struct Rows {
     iter: sroar::Iter<'static>,
     descending: bool,
@@ -61,7 +53,29 @@ struct Rows {
 }
 
 impl Rows {
-    fn next(&mut self) -> Option<pg_sys::Datum> {
+    fn ascending(view: RoaringView<'static>) -> Rows {
+        Rows::new(view, false)
+    }
+
+    fn descending(view: RoaringView<'static>) -> Rows {
+        Rows::new(view, true)
+    }
+
+    fn new(view: RoaringView<'static>, descending: bool) -> Rows {
+        Rows {
+            iter: view.iter(),
+            descending,
+            batch: [0; 256],
+            next: 0,
+            len: 0,
+        }
+    }
+}
+
+impl Iterator for Rows {
+    type Item = i64;
+
+    fn next(&mut self) -> Option<i64> {
         if self.next == self.len {
             self.len = if self.descending {
                 let mut n = 0;
@@ -80,38 +94,32 @@ impl Rows {
         }
         let v = self.batch[self.next];
         self.next += 1;
-        Some(pg_sys::Datum::from(int8::to_i64(v)))
+        Some(int8::to_i64(v))
     }
 }
 
-fn iterate(fcinfo: pg_sys::FunctionCallInfo) -> Option<pg_sys::Datum> {
-    iterate_in(fcinfo, false)
+// rb_iterate(r) and rb_iterate(r, descending): every element, one row at a time,
+// never an array; in FROM, all rows go into the scan's tuplestore at once.
+#[sql_fn]
+fn rb_iterate(r: Value) -> SetOf<Rows> {
+    SetOf::new(r, Rows::ascending)
 }
 
-fn iterate_ordered(fcinfo: pg_sys::FunctionCallInfo) -> Option<pg_sys::Datum> {
-    iterate_in(fcinfo, strict_bool_arg(fcinfo, 1))
-}
-
-fn iterate_in(fcinfo: pg_sys::FunctionCallInfo, descending: bool) -> Option<pg_sys::Datum> {
-    set_returning(
-        fcinfo,
-        || Rows {
-            // The value is read (detoasted, if it has to be) where the state lives:
-            // the multi-call context until the set ends, or this call when the
-            // rows all go into a tuplestore now.
-            iter: strict_roaring_arg::<'static>(fcinfo, 0).view().iter(),
-            descending,
-            batch: [0; 256],
-            next: 0,
-            len: 0,
+#[sql_fn]
+fn rb_iterate_ordered(r: Value, descending: bool) -> SetOf<Rows> {
+    SetOf::new(
+        r,
+        if descending {
+            Rows::descending
+        } else {
+            Rows::ascending
         },
-        Rows::next,
     )
 }
 
 /// The elements at ranks [offset, offset + limit).
-#[pg_extern(sql = false)]
-fn rb_slice(r: Roaring, offset: i64, limit: i64) -> RoaringOut {
+#[sql_fn]
+fn rb_slice(r: Stored, offset: i64, limit: i64) -> RoaringOut {
     if offset < 0 || limit < 0 {
         errors::invalid_parameter(format!(
             "rb_slice offset and limit must not be negative (got offset {offset}, limit {limit})"
@@ -132,7 +140,7 @@ fn rb_slice(r: Roaring, offset: i64, limit: i64) -> RoaringOut {
 
 /// Every element plus delta; elements that would leave the int8 domain are dropped.
 /// The sign flip is a translation by 2^63, so adding delta commutes with it.
-#[pg_extern(sql = false)]
-fn rb_shift(r: Roaring, delta: i64) -> RoaringOut {
+#[sql_fn]
+fn rb_shift(r: Stored, delta: i64) -> RoaringOut {
     r.view().shift(i128::from(delta)).into()
 }

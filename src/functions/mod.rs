@@ -2,6 +2,7 @@
 
 mod algebra;
 mod build;
+pub(crate) use build::from_int8s;
 mod element;
 mod many;
 mod multirange;

@@ -5,45 +5,45 @@
 
 use std::cmp::Ordering;
 
-use pgrx::prelude::*;
+use sroar_pg_macros::sql_fn;
 
-use crate::datum::Roaring;
+use crate::read::Stored;
 
-fn order(a: &Roaring, b: &Roaring) -> Ordering {
+fn order(a: &Stored, b: &Stored) -> Ordering {
     sroar::cmp(a.view(), b.view())
 }
 
-#[pg_extern(sql = false)]
-fn roaring64_cmp(a: Roaring, b: Roaring) -> i32 {
+#[sql_fn]
+fn roaring64_cmp(a: Stored, b: Stored) -> i32 {
     order(&a, &b) as i32
 }
 
-#[pg_extern(sql = false)]
-fn roaring64_eq(a: Roaring, b: Roaring) -> bool {
+#[sql_fn]
+fn roaring64_eq(a: Stored, b: Stored) -> bool {
     a.byte_len() == b.byte_len() && a.bytes() == b.bytes()
 }
 
-#[pg_extern(sql = false)]
-fn roaring64_ne(a: Roaring, b: Roaring) -> bool {
+#[sql_fn]
+fn roaring64_ne(a: Stored, b: Stored) -> bool {
     !roaring64_eq(a, b)
 }
 
-#[pg_extern(sql = false)]
-fn roaring64_lt(a: Roaring, b: Roaring) -> bool {
+#[sql_fn]
+fn roaring64_lt(a: Stored, b: Stored) -> bool {
     order(&a, &b).is_lt()
 }
 
-#[pg_extern(sql = false)]
-fn roaring64_le(a: Roaring, b: Roaring) -> bool {
+#[sql_fn]
+fn roaring64_le(a: Stored, b: Stored) -> bool {
     order(&a, &b).is_le()
 }
 
-#[pg_extern(sql = false)]
-fn roaring64_gt(a: Roaring, b: Roaring) -> bool {
+#[sql_fn]
+fn roaring64_gt(a: Stored, b: Stored) -> bool {
     order(&a, &b).is_gt()
 }
 
-#[pg_extern(sql = false)]
-fn roaring64_ge(a: Roaring, b: Roaring) -> bool {
+#[sql_fn]
+fn roaring64_ge(a: Stored, b: Stored) -> bool {
     order(&a, &b).is_ge()
 }

@@ -1,7 +1,3 @@
-#![allow(
-    unsafe_code,
-    reason = "GIN's support functions receive C pointers (nkeys, check[], recheck) as internal arguments"
-)]
 //! GIN support. Keys are int8 values, compared with the core btint8cmp (STORAGE
 //! int8), and a value's keys scale with its stored size, not its element count:
 //!
@@ -26,18 +22,20 @@
 //! | 5 | `@> int8`      | the element and its container key | either | unless the element key hit |
 //!
 //! A query container is *small* when it holds at most 4096 values: a row's array
-//! container can contain all of them only then. The functions take `fcinfo` and
-//! read their arguments raw: GIN passes C pointers (`int32 *nkeys`, `bool *recheck`,
-//! ...) as `internal`, and the query of strategy 5 is an int8 by value.
+//! container can contain all of them only then. GIN passes C pointers (`int32
+//! *nkeys`, `bool *recheck`, ...) as `internal`; `crate::pg`'s GIN types read and
+//! write them, and the query of strategy 5 is an int8 by value.
 
-use pgrx::fcinfo::pg_getarg_datum_raw;
-use pgrx::prelude::*;
-use sroar::RoaringView;
-use sroar::{Container, ARRAY_MAX};
+use sroar::{Container, RoaringView, ARRAY_MAX};
+use sroar_pg_macros::sql_fn;
 
-use crate::datum::Roaring;
 use crate::errors;
 use crate::int8;
+use crate::pg::{
+    check_for_interrupts, search_mode, stored_view, GinCheck, GinExtra, GinFlags, GinKeys, GinPlan,
+    GinQuery, OutArg,
+};
+use crate::read::Stored;
 
 const OVERLAP: i16 = 1;
 const CONTAINS: i16 = 2;
@@ -82,35 +80,13 @@ struct KeyInfo {
     ck: u32,
 }
 
-/// A palloc'd array of `n` values, filled by `fill`, which must write all of them.
-///
-/// # Safety
-/// `T` must be plain data that palloc's alignment (8) suits.
-unsafe fn palloc_array<T: Copy>(n: usize, mut fill: impl FnMut(&mut [T])) -> *mut T {
-    let bytes = n.saturating_mul(size_of::<T>());
-    if bytes > errors::MAX_VALUE_BYTES {
-        errors::too_large(bytes as u64);
-    }
-    // SAFETY: palloc returns `bytes` writable bytes (at least 1) or raises an error;
-    // the caller's `fill` initializes every element before anyone reads them.
-    unsafe {
-        let ptr = pg_sys::palloc(bytes.max(1)) as *mut T;
-        fill(core::slice::from_raw_parts_mut(ptr, n));
-        ptr
-    }
-}
-
-fn datum(v: u64) -> pg_sys::Datum {
-    pg_sys::Datum::from(int8::to_i64(v))
-}
-
 /// The index keys of a stored value: the elements of its array containers and the
 /// container key of each other container.
 fn value_keys(view: RoaringView<'_>) -> Vec<u64> {
     let mut keys = Vec::new();
     for (i, (key, c)) in view.containers().enumerate() {
         if i % 4096 == 4095 {
-            pgrx::check_for_interrupts!();
+            check_for_interrupts();
         }
         match c {
             Container::Array(a) => keys.extend(a.iter().map(|low| key << 16 | u64::from(low))),
@@ -126,7 +102,7 @@ fn query_keys(view: RoaringView<'_>, strategy: i16) -> (Vec<u64>, Vec<KeyInfo>) 
     let (mut keys, mut info) = (Vec::new(), Vec::new());
     for (i, (key, c)) in view.containers().enumerate() {
         if i % 4096 == 4095 {
-            pgrx::check_for_interrupts!();
+            check_for_interrupts();
         }
         let first = key << 16;
         let ck_value = container_key(first);
@@ -170,99 +146,65 @@ fn query_keys(view: RoaringView<'_>, strategy: i16) -> (Vec<u64>, Vec<KeyInfo>) 
     (keys, info)
 }
 
-/// Writes `value` through the C pointer passed as argument `num`.
-///
-/// # Safety
-/// Argument `num` must be a valid, aligned pointer to a `T`.
-unsafe fn set_out_arg<T>(fcinfo: pg_sys::FunctionCallInfo, num: usize, value: T) {
-    // SAFETY: guaranteed by the caller (GIN's calling convention).
-    unsafe { *pg_getarg_datum_raw(fcinfo, num).cast_mut_ptr::<T>() = value };
+/// The keys as int8 values.
+fn signed(keys: &[u64]) -> Vec<i64> {
+    keys.iter().map(|&k| int8::to_i64(k)).collect()
 }
 
 /// extractValue(roaring64, internal int32 *nkeys, internal bool **nullFlags)
-#[pg_extern(sql = false)]
-fn roaring64_gin_extract_value(fcinfo: pg_sys::FunctionCallInfo) -> pgrx::datum::Internal {
-    // SAFETY: GIN calls this with a non-null roaring64 and a valid int32 *nkeys.
-    unsafe {
-        let r = Roaring::from_raw(pg_getarg_datum_raw(fcinfo, 0));
-        let keys = value_keys(r.view());
-        let n = i32::try_from(keys.len()).unwrap_or_else(|_| errors::too_large(keys.len() as u64));
-        let out = palloc_array(keys.len(), |d: &mut [pg_sys::Datum]| {
-            for (d, &k) in d.iter_mut().zip(&keys) {
-                *d = datum(k);
-            }
-        });
-        set_out_arg::<i32>(fcinfo, 1, n);
-        pgrx::datum::Internal::from(Some(pg_sys::Datum::from(out)))
-    }
+#[sql_fn]
+fn roaring64_gin_extract_value(r: Stored, nkeys: OutArg<i32>) -> GinKeys {
+    GinKeys::new(&signed(&value_keys(r.view())), &nkeys)
 }
 
 /// extractQuery(query, internal int32 *nkeys, int2 strategy, internal bool **pmatch,
 /// internal Pointer **extra, internal bool **nullFlags, internal int32 *searchMode)
-#[pg_extern(sql = false)]
-fn roaring64_gin_extract_query(fcinfo: pg_sys::FunctionCallInfo) -> pgrx::datum::Internal {
-    // SAFETY: GIN passes the query of the operator's right-hand type, and valid
-    // pointers for nkeys (arg 1), pmatch (3), extra_data (4) and searchMode (6);
-    // strategy is an int2 by value.
-    unsafe {
-        let query = pg_getarg_datum_raw(fcinfo, 0);
-        let strategy = pg_getarg_datum_raw(fcinfo, 2).value() as i16;
-        let (keys, info) = if strategy == CONTAINS_ELEMENT {
-            let x = int8::to_u64(query.value() as i64);
-            let mut keys = vec![x];
-            if !is_container_key(x) {
-                keys.push(container_key(x));
-            }
-            (keys, Vec::new())
-        } else {
-            query_keys(Roaring::from_raw(query).view(), strategy)
-        };
-        let n = i32::try_from(keys.len()).unwrap_or_else(|_| errors::too_large(keys.len() as u64));
-        let mode = match strategy {
-            CONTAINS if n == 0 => pg_sys::GIN_SEARCH_MODE_ALL,
-            CONTAINED_BY => pg_sys::GIN_SEARCH_MODE_INCLUDE_EMPTY,
-            EQUAL if n == 0 => pg_sys::GIN_SEARCH_MODE_INCLUDE_EMPTY,
-            OVERLAP | CONTAINS | EQUAL | CONTAINS_ELEMENT => pg_sys::GIN_SEARCH_MODE_DEFAULT,
-            other => errors::invalid_parameter(format!("unknown roaring64 GIN strategy {other}")),
-        };
-        let out = palloc_array(keys.len(), |d: &mut [pg_sys::Datum]| {
-            for (d, &k) in d.iter_mut().zip(&keys) {
-                *d = datum(k);
-            }
-        });
-        if !info.is_empty() {
-            let plan = palloc_array(info.len(), |d: &mut [KeyInfo]| {
-                d.copy_from_slice(&info);
-            });
-            // Every key's extra data points at the whole plan: consistent reads it
-            // from the first one.
-            let extra = palloc_array(info.len(), |d: &mut [*mut KeyInfo]| d.fill(plan));
-            set_out_arg(fcinfo, 4, extra);
-            if info.iter().any(|i| i.role == Role::Partial) {
-                let pmatch = palloc_array(info.len(), |d: &mut [bool]| {
-                    for (d, i) in d.iter_mut().zip(&info) {
-                        *d = i.role == Role::Partial;
-                    }
-                });
-                set_out_arg(fcinfo, 3, pmatch);
-            }
+#[sql_fn]
+fn roaring64_gin_extract_query(
+    query: GinQuery,
+    nkeys: OutArg<i32>,
+    strategy: i16,
+    pmatch: GinFlags,
+    extra: GinExtra<KeyInfo>,
+    _null_flags: OutArg<()>,
+    search: OutArg<i32>,
+) -> GinKeys {
+    let (keys, info) = if strategy == CONTAINS_ELEMENT {
+        let x = int8::to_u64(query.int8());
+        let mut keys = vec![x];
+        if !is_container_key(x) {
+            keys.push(container_key(x));
         }
-        set_out_arg::<i32>(fcinfo, 1, n);
-        set_out_arg::<i32>(fcinfo, 6, mode as i32);
-        pgrx::datum::Internal::from(Some(pg_sys::Datum::from(out)))
+        (keys, Vec::new())
+    } else {
+        query_keys(stored_view(query.set().bytes()), strategy)
+    };
+    let mode = match strategy {
+        CONTAINS if keys.is_empty() => search_mode::ALL,
+        CONTAINED_BY => search_mode::INCLUDE_EMPTY,
+        EQUAL if keys.is_empty() => search_mode::INCLUDE_EMPTY,
+        OVERLAP | CONTAINS | EQUAL | CONTAINS_ELEMENT => search_mode::DEFAULT,
+        other => errors::invalid_parameter(format!("unknown roaring64 GIN strategy {other}")),
+    };
+    let out = GinKeys::new(&signed(&keys), &nkeys);
+    if !info.is_empty() {
+        // Every key's extra data points at the whole plan: consistent reads it from
+        // the first one.
+        extra.set_plan(&info);
+        if info.iter().any(|i| i.role == Role::Partial) {
+            let partial: Vec<bool> = info.iter().map(|i| i.role == Role::Partial).collect();
+            pmatch.set(&partial);
+        }
     }
+    search.set(mode);
+    out
 }
 
 /// comparePartial(int8 partial_key, int8 key, int2 strategy, internal extra): the
 /// keys of one container (those sharing the partial key's top 48 bits) match; the
 /// scan stops past them.
-#[pg_extern(sql = false)]
-fn roaring64_gin_compare_partial(
-    partial: i64,
-    key: i64,
-    _strategy: i16,
-    _extra: pgrx::datum::Internal,
-) -> i32 {
+#[sql_fn]
+fn roaring64_gin_compare_partial(partial: i64, key: i64) -> i32 {
     let (p, k) = (int8::to_u64(partial), int8::to_u64(key));
     if k >> 16 == p >> 16 {
         0
@@ -275,60 +217,51 @@ fn roaring64_gin_compare_partial(
 
 /// consistent(internal bool check[], int2 strategy, query, int4 nkeys,
 /// internal extra, internal bool *recheck, internal queryKeys, internal nullFlags)
-#[pg_extern(sql = false)]
-fn roaring64_gin_consistent(fcinfo: pg_sys::FunctionCallInfo) -> bool {
-    // SAFETY: GIN passes check[nkeys], the extra_data array extractQuery set (or
-    // null), and a valid bool *recheck.
-    unsafe {
-        let strategy = pg_getarg_datum_raw(fcinfo, 1).value() as i16;
-        let nkeys = pg_getarg_datum_raw(fcinfo, 3).value() as i32;
-        let check = pg_getarg_datum_raw(fcinfo, 0).cast_mut_ptr::<bool>();
-        let check: &[bool] = if nkeys > 0 {
-            core::slice::from_raw_parts(check, nkeys as usize)
-        } else {
-            &[]
-        };
-        let extra = pg_getarg_datum_raw(fcinfo, 4).cast_mut_ptr::<*const KeyInfo>();
-        let info: &[KeyInfo] = if nkeys > 0 && !extra.is_null() && !(*extra).is_null() {
-            core::slice::from_raw_parts(*extra, nkeys as usize)
-        } else {
-            &[]
-        };
-        let (matches, recheck) = match strategy {
-            CONTAINS_ELEMENT => {
-                // check[0]: the element's own key; check[1] (if any): its container's.
-                let exact = check.first() == Some(&true) && check.len() == 2;
-                (check.iter().any(|&c| c), !exact)
-            }
-            OVERLAP => {
-                let exact = info
-                    .iter()
-                    .zip(check)
-                    .any(|(i, &c)| c && i.role == Role::Element);
-                (check.iter().any(|&c| c), !exact)
-            }
-            CONTAINS | EQUAL => {
-                let mut all = true;
-                let mut exact = strategy == CONTAINS;
-                for (k, &c) in info.iter().zip(check) {
-                    match k.role {
-                        Role::Element => {
-                            all &= c || check[k.ck as usize];
-                            exact &= c;
-                        }
-                        Role::Container if k.required => {
-                            all &= c;
-                            exact = false;
-                        }
-                        Role::Container | Role::Partial => {}
+#[sql_fn]
+fn roaring64_gin_consistent(
+    check: GinCheck,
+    strategy: i16,
+    _query: GinQuery,
+    nkeys: i32,
+    extra: GinPlan<KeyInfo>,
+    recheck: OutArg<bool>,
+) -> bool {
+    let check = check.flags(nkeys);
+    let info = extra.plan(nkeys);
+    let (matches, must_recheck) = match strategy {
+        CONTAINS_ELEMENT => {
+            // check[0]: the element's own key; check[1] (if any): its container's.
+            let exact = check.first() == Some(&true) && check.len() == 2;
+            (check.iter().any(|&c| c), !exact)
+        }
+        OVERLAP => {
+            let exact = info
+                .iter()
+                .zip(check)
+                .any(|(i, &c)| c && i.role == Role::Element);
+            (check.iter().any(|&c| c), !exact)
+        }
+        CONTAINS | EQUAL => {
+            let mut all = true;
+            let mut exact = strategy == CONTAINS;
+            for (k, &c) in info.iter().zip(check) {
+                match k.role {
+                    Role::Element => {
+                        all &= c || check[k.ck as usize];
+                        exact &= c;
                     }
+                    Role::Container if k.required => {
+                        all &= c;
+                        exact = false;
+                    }
+                    Role::Container | Role::Partial => {}
                 }
-                (all, !exact)
             }
-            CONTAINED_BY => (true, true),
-            other => errors::invalid_parameter(format!("unknown roaring64 GIN strategy {other}")),
-        };
-        set_out_arg::<bool>(fcinfo, 5, recheck);
-        matches
-    }
+            (all, !exact)
+        }
+        CONTAINED_BY => (true, true),
+        other => errors::invalid_parameter(format!("unknown roaring64 GIN strategy {other}")),
+    };
+    recheck.set(must_recheck);
+    matches
 }

@@ -124,11 +124,6 @@ SELECT 'not base64!'::roaring64_state;
 SELECT 'AAAA'::roaring64_state;
 SELECT ''::roaring64_state;
 
--- The internal-state variant kept for comparison gives the same results.
-SELECT g, rb_or_agg_internal(r) = rb_or_agg(r) AS same FROM agg_rows GROUP BY g ORDER BY g;
-SELECT rb_or_agg_internal(r) IS NULL AS only_nulls FROM (VALUES (NULL::roaring64)) t(r);
-SELECT rb_or_agg_internal(r) IS NULL AS no_rows FROM agg_rows WHERE false;
-
 -- rb_cardinality straight over an aggregate's result reads the count of the state
 -- it is handed (no set is written out): per group, in a window, at the int8 edges,
 -- for an intersection that emptied, and for no rows.

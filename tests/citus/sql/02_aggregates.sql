@@ -72,9 +72,6 @@ SELECT length(rb_or_agg(b)::roaring64_state::text) <= 1.34 * length(rb_or_agg(b)
        AS base64_size,
        rb_or_agg(b)::roaring64_state::text::roaring64_state::roaring64 = rb_or_agg(b) AS round_trip
   FROM docs_local;
--- An internal-state aggregate is not split: its rows are pulled to the coordinator.
-SELECT rb_or_agg_internal(b) = rb_or_agg(b) AS internal_same FROM docs;
-
 -- Aggregates inside expressions, in subqueries and with FILTER.
 SELECT rb_cardinality(rb_or_agg(b) FILTER (WHERE tag = 1)) AS filtered,
        rb_xor_cardinality_agg(b) FILTER (WHERE id % 2 = 0) AS filtered_xor FROM docs;

@@ -1176,7 +1176,6 @@ fn set_aggregates(c: &mut Client) -> Vec<(&'static str, Op, bool)> {
         ("rb_or_agg", Op::Or, false),
         ("rb_and_agg", Op::And, false),
         ("rb_xor_agg", Op::Xor, false),
-        ("rb_or_agg_internal", Op::Or, false),
         ("rb_or_cardinality_agg", Op::Or, true),
         ("rb_and_cardinality_agg", Op::And, true),
         ("rb_xor_cardinality_agg", Op::Xor, true),

@@ -40,8 +40,6 @@ const AGGREGATES: &[Spec] = &[
      "SELECT sum(rb_cardinality(u)) FROM (SELECT id % 10 AS g, rb_or_agg(r) AS u FROM {t} GROUP BY 1) s",
      "SELECT sum(rb64_cardinality(u)) FROM (SELECT id % 10 AS g, rb64_or_agg(p) AS u FROM {t} GROUP BY 1) s",
      "SELECT sum(n) FROM (SELECT id % 10 AS g, count(DISTINCT v) AS n FROM {t}, unnest(a) v GROUP BY 1) s"),
-    ("rb_or_agg_internal_state", SERIAL, "SELECT rb_cardinality(rb_or_agg(r)) FROM {t}",
-     "", ""),
     ("rb_or_agg_parallel", PARALLEL, "SELECT rb_cardinality(rb_or_agg(r)) FROM {t}",
      "SELECT rb64_cardinality(rb64_or_agg(p)) FROM {t}", ""),
 ];
@@ -196,19 +194,9 @@ fn one_set() -> Vec<(&'static str, String, String, String)> {
     ]
 }
 
-/// The same union with an `internal` state, which parallel plans and Citus cannot
-/// split: kept in the SQL surface to measure the expanded-object design against.
-const R64_INTERNAL: &str = "roaring64 (internal state)";
-
 fn variants(ctx: &Ctx, t: &str, q: &str, r: &str, p: &str, a: &str) -> Vec<Variant> {
     let fill = |s: &str| s.replace("{t}", t).replace("{q}", q);
     let mut out = vec![v(R64, fill(r))];
-    if p.is_empty() && a.is_empty() && r.contains("rb_or_agg(r)") {
-        out.push(v(
-            R64_INTERNAL,
-            fill(&r.replace("rb_or_agg(r)", "rb_or_agg_internal(r)")),
-        ));
-    }
     if ctx.db.has_rb64 && !p.is_empty() {
         out.push(v(RB64, fill(p)));
     }

@@ -21,10 +21,13 @@ use core::ptr::NonNull;
 
 use pgrx::pg_sys;
 use pgrx::prelude::*;
-use sroar::{Accumulator, SetOp};
+use sroar::{Accumulator, RoaringView, SetOp};
 
-use super::palloc::PallocAlloc;
-use crate::datum;
+use super::alloc::PallocAlloc;
+use super::arena::{agg_context, arena};
+use super::entry::{Arg, Call, FromArg, IntoRet};
+use super::results::{value_size, write_value, RoaringOut};
+use super::value::{stored_view, Value};
 
 /// The expanded object: PostgreSQL's header first, as the API requires.
 #[repr(C)]
@@ -48,11 +51,12 @@ pub struct State(NonNull<ExpandedRoaring>);
 impl State {
     /// A new, empty state allocated in `arena` (see `super::arena`): a direct child
     /// of the aggregate context, so that nodeAgg adopts the object as it is.
-    pub fn create(arena: pg_sys::MemoryContext, op: SetOp) -> State {
+    fn create(arena: pg_sys::MemoryContext, op: SetOp) -> State {
         // SAFETY: arena is a live context that outlives the object (it is the
         // object's own context as far as PostgreSQL knows); the object is palloc'd
         // there (8-aligned, see the assertion above), its header initialized by
-        // EOH_init_header, and its accumulator written before any read.
+        // EOH_init_header, and its accumulator written before any read. The
+        // accumulator's allocator uses the same context, which outlives it.
         unsafe {
             let obj = pg_sys::MemoryContextAlloc(arena, size_of::<ExpandedRoaring>())
                 as *mut ExpandedRoaring;
@@ -62,10 +66,10 @@ impl State {
         }
     }
 
-    /// Our state behind `datum`, if it is one of our expanded objects (read/write or
+    /// Our state behind `value`, if it is one of our expanded objects (read/write or
     /// read-only); a flat roaring64 or anything else gives None.
-    pub fn from_datum(datum: pg_sys::Datum) -> Option<State> {
-        let eoh = datum::expanded_object(datum)?;
+    pub fn of(value: Value<'_>) -> Option<State> {
+        let eoh = value.expanded_object()?;
         // SAFETY: an expanded object's header is live while its datum is; its
         // methods field tells ours from others, and ours are ExpandedRoaring.
         unsafe {
@@ -74,57 +78,108 @@ impl State {
         }
     }
 
-    /// Whether nodeAgg will adopt this object as the new transition value: its
-    /// context (the arena) must be a direct child of the aggregate context.
-    pub fn is_owned_by(&self, aggcontext: pg_sys::MemoryContext) -> bool {
-        // SAFETY: the object and its context are live (see `State`); the parent field
-        // is read directly to spare a guarded FFI call per row.
-        unsafe { (*(*self.0.as_ptr()).hdr.eoh_context).parent == aggcontext }
-    }
-
     pub fn acc(&mut self) -> &mut Accumulator<PallocAlloc> {
         // SAFETY: the object is live (see `State`) and PostgreSQL does not touch the
         // accumulator; one handle is used at a time within a call.
         unsafe { &mut (*self.0.as_ptr()).acc }
     }
 
-    /// The object's own address, as an `internal` transition value (the plain
-    /// internal-state aggregate kept for comparison).
-    pub fn internal_datum(&self) -> pg_sys::Datum {
-        pg_sys::Datum::from(self.0.as_ptr())
-    }
-
-    /// The state behind an `internal` transition value made by `internal_datum`.
-    ///
-    /// # Safety
-    /// `datum` must come from `internal_datum` within the same aggregate.
-    pub unsafe fn from_internal(datum: pg_sys::Datum) -> State {
-        // SAFETY: guaranteed by the caller.
-        State(unsafe { NonNull::new_unchecked(datum.cast_mut_ptr()) })
-    }
-
-    /// The canonical bytes as a new varlena in the current memory context.
-    pub fn flatten(&mut self) -> pg_sys::Datum {
-        datum::palloc_value(self.acc())
+    fn context(&self) -> pg_sys::MemoryContext {
+        // SAFETY: the object is live (see `State`); its header names its context.
+        unsafe { (*self.0.as_ptr()).hdr.eoh_context }
     }
 
     /// The read-only datum, to hand the state on as a value that nobody may change.
-    pub fn ro_datum(&self) -> pg_sys::Datum {
+    fn ro_datum(&self) -> pg_sys::Datum {
         // SAFETY: the header is live and initialized; eoh_ro_ptr is its R/O pointer.
         unsafe { pg_sys::Datum::from((*self.0.as_ptr()).hdr.eoh_ro_ptr.as_ptr()) }
     }
 
     /// The read/write datum, to return from a transition function.
-    pub fn rw_datum(&self) -> pg_sys::Datum {
+    fn rw_datum(&self) -> pg_sys::Datum {
         // SAFETY: the header is live and initialized; eoh_rw_ptr is its R/W pointer.
         unsafe { pg_sys::Datum::from((*self.0.as_ptr()).hdr.eoh_rw_ptr.as_ptr()) }
+    }
+}
+
+/// The aggregate context of a call from an aggregate or a window aggregate: where
+/// its states live.
+#[derive(Clone, Copy)]
+pub struct AggContext<'fcx> {
+    call: Call<'fcx>,
+    cx: pg_sys::MemoryContext,
+}
+
+impl<'fcx> AggContext<'fcx> {
+    /// The call's aggregate context; None when the function is called as a plain
+    /// function.
+    pub fn of(call: Call<'fcx>) -> Option<Self> {
+        agg_context(call.fcinfo()).map(|cx| AggContext { call, cx })
+    }
+
+    /// A new, empty state in this context's arena.
+    pub fn new_state(&self, op: SetOp) -> State {
+        State::create(arena(self.call.fcinfo(), self.cx), op)
+    }
+
+    /// Whether nodeAgg adopts `state` as the new transition value as it is: its
+    /// context (the arena) must be a direct child of the aggregate context.
+    pub fn adopts(&self, state: &State) -> bool {
+        // SAFETY: the state's context is live (see `State`); the parent field is
+        // read directly to spare a guarded FFI call per row.
+        unsafe { (*state.context()).parent == self.cx }
+    }
+}
+
+/// A `roaring64_state` argument: one of our expanded objects, or a flat value.
+#[derive(Clone, Copy)]
+pub struct StateArg<'fcx>(Value<'fcx>);
+
+impl<'fcx> FromArg<'fcx> for StateArg<'fcx> {
+    fn from_arg(arg: Arg<'fcx>) -> Self {
+        StateArg(Value::from_arg(arg))
+    }
+}
+
+impl<'fcx> StateArg<'fcx> {
+    /// Our expanded state behind the argument, if it is one.
+    pub fn state(&self) -> Option<State> {
+        State::of(self.0)
+    }
+
+    /// The argument read as a set (an expanded object is flattened into a copy).
+    pub fn view(&self) -> RoaringView<'fcx> {
+        stored_view(self.0.bytes())
+    }
+}
+
+/// What an aggregate support function returns.
+pub enum StateOut<'fcx> {
+    /// The state, changed in place (read/write).
+    Changed(State),
+    /// The state, handed on as a value nobody may change (read-only).
+    Final(State),
+    /// The argument, returned as it came (unchanged).
+    Unchanged(StateArg<'fcx>),
+    /// A new flat value.
+    Value(RoaringOut),
+}
+
+impl IntoRet for StateOut<'_> {
+    fn into_ret(self, _call: Call<'_>) -> Option<pg_sys::Datum> {
+        Some(match self {
+            StateOut::Changed(s) => s.rw_datum(),
+            StateOut::Final(s) => s.ro_datum(),
+            StateOut::Unchanged(a) => a.0.datum(),
+            StateOut::Value(v) => v.into_datum(),
+        })
     }
 }
 
 #[pg_guard]
 unsafe extern "C-unwind" fn get_flat_size(eohptr: *mut pg_sys::ExpandedObjectHeader) -> usize {
     // SAFETY: PostgreSQL calls this only for objects whose methods are ours.
-    datum::value_size(unsafe { &mut (*(eohptr as *mut ExpandedRoaring)).acc })
+    value_size(unsafe { &mut (*(eohptr as *mut ExpandedRoaring)).acc })
 }
 
 #[pg_guard]
@@ -137,6 +192,6 @@ unsafe extern "C-unwind" fn flatten_into(
     // returned, which the accumulator cached (nothing changed it in between).
     unsafe {
         let acc = &(*(eohptr as *mut ExpandedRoaring)).acc;
-        datum::write_value(result, allocated_size, acc);
+        write_value(result, allocated_size, acc);
     }
 }

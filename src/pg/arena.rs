@@ -19,7 +19,7 @@
 //! own (`DeleteExpandedObject` would delete the shared arena). nodeAgg, WindowAgg
 //! and Citus delete a transition value only when the transition function returns a
 //! different pointer while the old value is read/write expanded; ours always return
-//! the object they were given once it is adopted (see `super::state_for`).
+//! the object they were given once it is adopted (see `crate::aggregates`).
 //!
 //! An arena is found among the aggregate context's children by its name, and, as a
 //! shortcut taken on every new group, through `flinfo->fn_extra`: a short list of
@@ -49,7 +49,7 @@ struct Entry {
 /// The aggregate context when `fcinfo` is a call from an aggregate or a window
 /// aggregate, read as `AggCheckCallContext` reads it but without a guarded FFI call,
 /// since it runs on every row.
-pub fn agg_context(fcinfo: pg_sys::FunctionCallInfo) -> Option<pg_sys::MemoryContext> {
+pub(super) fn agg_context(fcinfo: pg_sys::FunctionCallInfo) -> Option<pg_sys::MemoryContext> {
     // SAFETY: fcinfo is the current call's; its `context` is null or a Node, and the
     // executor states it may point to are read through their own field layouts.
     unsafe {
@@ -75,7 +75,7 @@ pub fn agg_context(fcinfo: pg_sys::FunctionCallInfo) -> Option<pg_sys::MemoryCon
 static ARENA_NAME: &core::ffi::CStr = c"roaring64 aggregate states";
 
 /// The arena under `aggcontext`, created on first use.
-pub fn arena(
+pub(super) fn arena(
     fcinfo: pg_sys::FunctionCallInfo,
     aggcontext: pg_sys::MemoryContext,
 ) -> pg_sys::MemoryContext {

@@ -1,0 +1,52 @@
+//! The floor of the extension: the only code that touches PostgreSQL's memory and C
+//! interfaces (`unsafe`, `pg_sys`, the function-call record). Everything above it,
+//! `read`, `functions/`, `aggregates/` and `opclass/`, is safe Rust over the types
+//! this module exports.
+//!
+//! | module | holds |
+//! |---|---|
+//! | `entry` | the call, its arguments and results: what `#[sql_fn]` generates calls to |
+//! | `value` | a `roaring64` argument before it is read: its size, its bytes, its TOAST pointer |
+//! | `results` | values written once into palloc'd memory: `roaring64`, bytea, cstring |
+//! | `arrays` | `int8[]` results written in place |
+//! | `srf` | the protocols of set-returning functions (a row per call, or a tuplestore) |
+//! | `cache` | the per-call-site table in `fn_extra` that keeps stored values for a query |
+//! | `alloc`, `arena`, `expanded` | aggregate states: palloc'd, in a shared arena, as expanded objects |
+//! | `gin` | GIN's support-function protocol (C pointers passed as `internal`) |
+//! | `multirange` | `int8multirange` in and out |
+//! | `receive` | a binary receive function's buffer |
+//! | `ffi` | PostgreSQL symbols that pgrx does not bind, or that are called unguarded on purpose |
+
+mod alloc;
+mod arena;
+mod arrays;
+mod cache;
+mod entry;
+mod expanded;
+mod ffi;
+mod gin;
+mod multirange;
+mod receive;
+mod results;
+mod srf;
+mod value;
+
+pub use arrays::{int8_array, Int8Array};
+pub use cache::{CallSite, Entry as CacheEntry};
+pub use entry::{Arg, Call, FromArg, IntoRet, FINFO_V1};
+pub use expanded::{AggContext, State, StateArg, StateOut};
+pub use ffi::{hash_bytes, hash_bytes_extended};
+pub use gin::{search_mode, GinCheck, GinExtra, GinFlags, GinKeys, GinPlan, GinQuery, OutArg};
+pub use multirange::{multirange_runs, Int8Multirange, MultirangeArg};
+pub use receive::ReceiveBuffer;
+pub use results::{palloc_cstring, Bytea, CStringOut, MaybeRoaring, RoaringOut};
+pub use srf::SetOf;
+pub use value::{stored_view, Value};
+
+/// The version-1 info record type every entry point returns from its `pg_finfo_*`.
+pub type FinfoRecord = pgrx::pg_sys::Pg_finfo_record;
+
+/// Lets statement_timeout and cancel requests stop long loops.
+pub fn check_for_interrupts() {
+    pgrx::check_for_interrupts!();
+}

@@ -1,0 +1,220 @@
+//! The one reader of stored `roaring64` arguments: every decision about how much of
+//! a value to read, and every threshold behind it, lives here.
+//!
+//! | read | when |
+//! |---|---|
+//! | the header only (one TOAST chunk) | cardinality, min, max, emptiness; a pair whose two headers decide it |
+//! | a few byte ranges (TOAST slices) | membership, rank, select on an out-of-line value over [`READ_WHOLE_UP_TO`] |
+//! | the whole value, kept for the query | a value the call site reads again and again ([`KEEP_FROM_READ`]) |
+//! | the whole value | everything else |
+//!
+//! Values kept for the query live in the call site's table (`crate::pg::CallSite`):
+//! a join that tests many values against a few hundred stored sets
+//! (`sets t JOIN probes q ON t.r @> q.v`) then reads each set once instead of once
+//! per probe, while a scan (one read of each value) or a join of neighbours (two)
+//! copies nothing.
+
+use sroar::{Header, PartialReadError, RoaringView, HEADER_MAX_LEN};
+
+use crate::errors;
+use crate::pg::{stored_view, Arg, Call, CallSite, FromArg, RoaringOut, State, Value};
+
+/// Out-of-line values up to this size are read whole: one TOAST index scan for all
+/// their chunks costs less than the three or four scans of a partial read (a
+/// directory search, a count, a container), each of which fetches a chunk anew.
+pub const READ_WHOLE_UP_TO: usize = 64 << 10;
+/// A call site keeps a value from this read of it on.
+pub const KEEP_FROM_READ: usize = 3;
+/// A call site keeps at most this many bytes of values; past that it reads them
+/// each time, as without a table.
+pub const MAX_KEPT_BYTES: usize = 16 << 20;
+/// A call site reads two headers first for this many calls, then while they answer
+/// at least one call in [`HEADER_ANSWER_RATE`].
+pub const HEADER_TRIALS: u32 = 3;
+pub const HEADER_ANSWER_RATE: u32 = 4;
+
+/// A `roaring64` argument, not yet read, with the call that passed it.
+#[derive(Clone, Copy)]
+pub struct Stored<'fcx> {
+    value: Value<'fcx>,
+    call: Call<'fcx>,
+}
+
+impl<'fcx> FromArg<'fcx> for Stored<'fcx> {
+    fn from_arg(arg: Arg<'fcx>) -> Self {
+        Stored {
+            value: Value::from_arg(arg),
+            call: arg.call(),
+        }
+    }
+}
+
+impl<'fcx> From<Stored<'fcx>> for RoaringOut {
+    /// The argument as the result, returned as it came.
+    fn from(s: Stored<'fcx>) -> Self {
+        s.value.into()
+    }
+}
+
+impl<'fcx> Stored<'fcx> {
+    /// The whole value as a view (detoasted if it has to be).
+    pub fn view(&self) -> RoaringView<'fcx> {
+        stored_view(self.value.bytes())
+    }
+
+    /// The whole value's bytes.
+    pub fn bytes(&self) -> &'fcx [u8] {
+        self.value.bytes()
+    }
+
+    /// The length of the value's bytes, read from its pointer or header alone.
+    pub fn byte_len(&self) -> usize {
+        self.value.byte_len()
+    }
+
+    /// The aggregate state behind the argument, when it is one still expanded (an
+    /// aggregate's result handed straight to another function).
+    pub fn state(&self) -> Option<State> {
+        State::of(self.value)
+    }
+
+    /// The header alone: on a large TOASTed value, only its first chunk is fetched.
+    pub fn header(&self) -> Header {
+        sroar::header_from_prefix(self.value.slice(0, HEADER_MAX_LEN))
+            .unwrap_or_else(|e| errors::stored_value(e))
+    }
+
+    /// Whether the value is stored out of line (a TOAST pointer).
+    fn toasted(&self) -> bool {
+        self.value.toast_key().is_some()
+    }
+
+    /// The call site's entry for this value, when it is stored out of line and the
+    /// call site has a table.
+    fn entry(&self) -> Option<crate::pg::CacheEntry<'fcx>> {
+        let key = self.value.toast_key()?;
+        Some(CallSite::of(self.call)?.entry(key))
+    }
+
+    /// The whole value: from the call site's table when it keeps it, else read
+    /// (detoasted) and, from its [`KEEP_FROM_READ`]th read on, kept while the table
+    /// holds under [`MAX_KEPT_BYTES`].
+    pub fn whole(&self) -> &'fcx [u8] {
+        let Some(mut entry) = self.entry() else {
+            return self.value.bytes();
+        };
+        if let Some(bytes) = entry.kept() {
+            return bytes;
+        }
+        let reads = entry.reads();
+        let bytes = self.value.bytes();
+        entry.count_read();
+        // A value is only counted at first: a scan reads each value once, and a
+        // join of neighbours each value twice; neither should pay for a copy.
+        if reads + 1 < KEEP_FROM_READ {
+            return bytes;
+        }
+        entry.keep(bytes, MAX_KEPT_BYTES).unwrap_or(bytes)
+    }
+
+    /// [`Stored::whole`] as a view.
+    pub fn whole_view(&self) -> RoaringView<'fcx> {
+        stored_view(self.whole())
+    }
+
+    /// Whether the call site keeps this value, or has read it often enough that its
+    /// next [`Stored::whole`] read keeps it: then reading it whole costs less than
+    /// reading parts of it again. Counts nothing.
+    fn read_often(&self) -> bool {
+        self.entry()
+            .is_some_and(|e| e.kept().is_some() || e.reads() + 1 >= KEEP_FROM_READ)
+    }
+
+    /// `by_ranges` over TOAST slices of a large out-of-line value, else `in_memory`
+    /// over the whole value (kept for the query when read often).
+    pub fn answer<T>(
+        &self,
+        by_ranges: impl FnOnce(
+            &mut dyn FnMut(usize, usize) -> &'fcx [u8],
+        ) -> Result<T, PartialReadError>,
+        in_memory: impl FnOnce(RoaringView<'fcx>) -> T,
+    ) -> T {
+        match self.value.toasted_uncompressed_len() {
+            Some(len) if len > READ_WHOLE_UP_TO => {
+                let value = self.value;
+                by_ranges(&mut |offset, len| value.slice(offset, len))
+                    .unwrap_or_else(|e| errors::stored_value(e))
+            }
+            Some(_) => in_memory(self.whole_view()),
+            None => in_memory(self.view()),
+        }
+    }
+}
+
+/// Two arguments read whole as views, each kept for the query when read often.
+pub fn pair<'fcx>(a: &Stored<'fcx>, b: &Stored<'fcx>) -> (RoaringView<'fcx>, RoaringView<'fcx>) {
+    (a.whole_view(), b.whole_view())
+}
+
+/// What `decide` tells from the two headers alone, or None when the whole sets
+/// must be read. Where one set is stored out of line and not read often by this
+/// call site, its header is read first (a first chunk instead of all of it), as
+/// long as headers keep answering the call site: for its first
+/// [`HEADER_TRIALS`] calls, then while they answer at least one call in
+/// [`HEADER_ANSWER_RATE`]. Pairs of sets far apart, or of very different sizes, are
+/// answered without reading them, and a join where headers rarely answer stops
+/// paying for the extra read after a few calls.
+pub fn by_headers<T>(
+    a: &Stored<'_>,
+    b: &Stored<'_>,
+    decide: impl FnOnce(&Header, &Header) -> Option<T>,
+) -> Option<T> {
+    // The cheap tests first: most calls of a call site where headers stopped
+    // answering, or of sets stored inline, end here.
+    if !(a.toasted() || b.toasted()) {
+        return None;
+    }
+    let site = CallSite::of(a.call)?;
+    let (tries, answers) = site.header_counts();
+    if tries >= HEADER_TRIALS && answers.saturating_mul(HEADER_ANSWER_RATE) < tries {
+        return None;
+    }
+    let out_of_line = |r: &Stored| r.toasted() && !r.read_often();
+    let (a_out, b_out) = (out_of_line(a), out_of_line(b));
+    if !(a_out || b_out) {
+        return None;
+    }
+    let header = |r: &Stored| match r.entry().and_then(|e| e.kept()) {
+        Some(bytes) => stored_view(bytes).header(),
+        None => r.header(),
+    };
+    let answer = decide(&header(a), &header(b));
+    site.count_header_try(answer.is_some());
+    if answer.is_some() {
+        for (r, out) in [(a, a_out), (b, b_out)] {
+            if out {
+                if let Some(mut e) = r.entry() {
+                    e.count_read();
+                }
+            }
+        }
+    }
+    answer
+}
+
+/// `a ⊆ b`, from the two headers where they decide it ([`by_headers`]), else from
+/// the whole sets.
+pub fn is_subset(a: &Stored<'_>, b: &Stored<'_>) -> bool {
+    by_headers(a, b, sroar::is_subset_by_headers).unwrap_or_else(|| {
+        let (a, b) = pair(a, b);
+        sroar::is_subset(a, b)
+    })
+}
+
+/// The two cardinalities, when the headers prove the sets disjoint ([`by_headers`]):
+/// then every function of the pair but the set-valued unions follows from them.
+pub fn disjoint_cards(a: &Stored<'_>, b: &Stored<'_>) -> Option<(u64, u64)> {
+    by_headers(a, b, |x, y| {
+        sroar::are_disjoint_by_headers(x, y).then_some((x.cardinality, y.cardinality))
+    })
+}
