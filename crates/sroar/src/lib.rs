@@ -50,7 +50,6 @@ internal_modules!(
     builder, container, edit, format, iter, kernels, ops, partial, portable, range, runs, shift,
     signed, sorted, stats, view, writer,
 );
-mod encode;
 mod interrupt;
 mod owned;
 
@@ -58,7 +57,7 @@ pub use builder::{empty, from_range, from_sorted, from_unsorted, from_values};
 pub use container::{
     ArrayIter, ArrayView, BitmapIter, BitmapView, Container, Kind, RunIter, RunView, ARRAY_MAX,
 };
-pub use encode::Encode;
+pub use format::encode::Encode;
 pub use format::{version_of, FormatError, Header, HEADER_MAX_LEN, VERSION as FORMAT_VERSION};
 pub use interrupt::set_interrupt_hook;
 pub use iter::Iter;

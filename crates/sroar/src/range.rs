@@ -91,7 +91,7 @@ impl RoaringView<'_> {
         let n = self.container_count();
         let Some((first, last)) = inclusive_bounds(range) else {
             return Ok(match edit {
-                Edit::Keep => crate::empty(),
+                Edit::Keep => crate::builder::empty(),
                 _ => self.as_bytes().to_vec(),
             });
         };

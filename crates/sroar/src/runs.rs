@@ -4,7 +4,7 @@
 use crate::builder::check_containers;
 use crate::container::bitmap::WORDS;
 use crate::container::Container;
-use crate::kernels::owned::{for_each_array_run, for_each_word_run};
+use crate::kernels::in_place::{for_each_array_run, for_each_word_run};
 use crate::view::RoaringView;
 use crate::writer::{CapacityError, Writer};
 

@@ -44,7 +44,7 @@ impl RoaringView<'_> {
             return Ok(self.as_bytes().to_vec());
         }
         if delta.unsigned_abs() > u128::from(u64::MAX) {
-            return Ok(crate::empty());
+            return Ok(crate::builder::empty());
         }
         let dk = delta.div_euclid(1 << 16);
         let s = delta.rem_euclid(1 << 16) as u32;
@@ -122,6 +122,6 @@ mod tests {
             v.shift(-i128::from(u64::MAX)).unwrap(),
             from_sorted(&[0]).unwrap()
         );
-        assert_eq!(v.shift(1 << 64).unwrap(), crate::empty());
+        assert_eq!(v.shift(1 << 64).unwrap(), crate::builder::empty());
     }
 }

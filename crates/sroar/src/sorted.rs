@@ -5,7 +5,7 @@
 
 use crate::container::bitmap::BITMAP_BYTES;
 use crate::container::{canonical_kind, payload_len, Kind};
-use crate::format::encode::{Encoder, Layout, Plan};
+use crate::format::encode::{Encode, Encoder, Layout, Plan};
 use crate::writer::CapacityError;
 
 /// The containers of `values` (sorted, distinct): each key's values as one chunk.
@@ -115,6 +115,16 @@ fn write_payload(chunk: &[u64], kind: Kind, out: &mut [u8]) {
             }
             put(start, chunk[chunk.len() - 1] as u16);
         }
+    }
+}
+
+impl Encode for SortedValues<'_> {
+    fn encoded_len(&mut self) -> Result<usize, CapacityError> {
+        SortedValues::encoded_len(self)
+    }
+
+    fn write_into(&self, out: &mut [u8]) -> Result<(), CapacityError> {
+        SortedValues::write_into(self, out)
     }
 }
 

@@ -284,6 +284,42 @@ impl<'a> Encoder<'a> {
     }
 }
 
+/// A set ready to be written as a canonical buffer.
+///
+/// ```
+/// use sroar::{from_sorted, Encode, OrAccumulator, RoaringView};
+///
+/// fn write(set: &mut impl Encode) -> Vec<u8> {
+///     let mut out = vec![0u8; set.encoded_len().unwrap()];
+///     set.write_into(&mut out).unwrap();
+///     out
+/// }
+/// let mut acc = OrAccumulator::new();
+/// acc.insert(3);
+/// assert_eq!(write(&mut acc), from_sorted(&[3]).unwrap());
+/// ```
+pub trait Encode {
+    /// Length of the canonical buffer. It may count and cache what
+    /// [`Encode::write_into`] needs, so it must be called after the last change.
+    fn encoded_len(&mut self) -> Result<usize, CapacityError>;
+
+    /// Writes the buffer into `out`, whose length must be [`Encode::encoded_len`].
+    fn write_into(&self, out: &mut [u8]) -> Result<(), CapacityError>;
+}
+
+/// A buffer already encoded (by [`from_sorted`](crate::from_sorted) and the other
+/// functions that return one): it is copied as it is.
+impl Encode for Vec<u8> {
+    fn encoded_len(&mut self) -> Result<usize, CapacityError> {
+        Ok(self.len())
+    }
+
+    fn write_into(&self, out: &mut [u8]) -> Result<(), CapacityError> {
+        out.copy_from_slice(self);
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

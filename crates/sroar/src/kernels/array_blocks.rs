@@ -545,7 +545,7 @@ macro_rules! block_tier {
                     n
                 })
             }
-            scalar::difference_tail::<8>(a, b, stop, out, scalar::difference);
+            crate::kernels::array_tails::difference_tail::<8>(a, b, stop, out, scalar::difference);
         }
     };
 }

@@ -156,3 +156,38 @@ pub(super) fn xor_tail(
     }
     pos
 }
+
+/// The kernel that finishes a difference (a lower tier's; the same type as the
+/// table's, written here so that this module does not import the table).
+type RestFn = fn(&[[u8; 2]], &[[u8; 2]], &mut Vec<u16>);
+
+/// End of a SIMD block difference of `a` and `b`: the blocks stopped at
+/// `a[i..]`, `b[j..]`, with the lanes in `mask` of the `W`-block of `a`
+/// at `i` already found in `b[..j]`. A non-zero `mask` means that block
+/// was loaded and `b` ran out of blocks, so `b[j..]` is short. `rest`
+/// does what is left after that block (a lower tier).
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_endian = "little")),
+    allow(dead_code)
+)]
+pub(super) fn difference_tail<const W: usize>(
+    a: &[[u8; 2]],
+    b: &[[u8; 2]],
+    (i, mut j, mask): (usize, usize, u32),
+    out: &mut Vec<u16>,
+    rest: RestFn,
+) {
+    if mask == 0 {
+        return rest(&a[i..], &b[j..], out);
+    }
+    for (k, e) in a[i..i + W].iter().enumerate() {
+        let x = u16::from_le_bytes(*e);
+        while j < b.len() && u16::from_le_bytes(b[j]) < x {
+            j += 1;
+        }
+        if mask >> k & 1 == 0 && (j == b.len() || u16::from_le_bytes(b[j]) != x) {
+            out.push(x);
+        }
+    }
+    rest(&a[i + W..], &b[j..], out)
+}

@@ -30,7 +30,7 @@
 //! | `array_bitmap::*` | branch-free loops | – | – (gathers ran at half speed) | – |
 //! | `run::checked_card` (validation) | branch-free loop | (scalar) | 8 runs per step against a load one run back | (AVX2) |
 //! | `run::*` set operations, `search::lower_bound_u16` | scalar | – | – | – |
-//! | `owned::*` (in-place merges of scratch arrays, walks of bits and runs) | scalar | – | – | – |
+//! | `in_place::*` (in-place merges of scratch arrays, walks of bits and runs) | scalar | – | – | – |
 //! | `values::fill_consecutive` | vectorized loop (SSE2 / NEON) | 2 per store | 4 per store | 8 per store |
 //! | `values::bits_into` (bitmap iteration) | `tzcnt` loop | (scalar) | byte table, 8 lanes per byte (words of 6+ bits) | (AVX2) |
 //!
@@ -58,7 +58,7 @@ pub mod bitmap;
 #[cfg(any(target_arch = "x86_64", all(target_arch = "aarch64", target_endian = "little")))]
 mod bitmap_tiers;
 pub mod dispatch;
-pub mod owned;
+pub mod in_place;
 pub mod run;
 pub mod scalar;
 pub mod search;

@@ -16,6 +16,7 @@
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
+use crate::kernels::array_tails::difference_tail;
 use crate::kernels::scalar::array as scalar;
 
 const B: usize = 32;
@@ -217,7 +218,7 @@ pub(super) fn intersects(a: &[[u8; 2]], b: &[[u8; 2]]) -> bool {
 
 /// Writes the 32-blocks of `a` that `block_core` finishes, without their
 /// lanes found in `b`; returns how many values it wrote and where the blocks
-/// stopped (see `scalar::difference_tail`).
+/// stopped (see `array_tails::difference_tail`).
 #[target_feature(
     enable = "avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx512vbmi2,avx2,popcnt,bmi1,bmi2,lzcnt"
 )]
@@ -249,5 +250,5 @@ pub(super) fn difference(a: &[[u8; 2]], b: &[[u8; 2]], out: &mut Vec<u16>) {
     // contiguous prefix), and `n <= cap <= capacity - len`.
     unsafe { out.set_len(len + n) }
     let rest = super::fallback().array_difference;
-    scalar::difference_tail::<B>(a, b, (i, j, mask), out, rest);
+    difference_tail::<B>(a, b, (i, j, mask), out, rest);
 }

@@ -273,37 +273,3 @@ pub fn ascending_runs(a: &[[u8; 2]]) -> Option<u32> {
     }
     ascending.then_some(breaks + 1)
 }
-
-/// End of a SIMD block difference of `a` and `b`: the blocks stopped at
-/// `a[i..]`, `b[j..]`, with the lanes in `mask` of the `W`-block of `a`
-/// at `i` already found in `b[..j]`. A non-zero `mask` means that block
-/// was loaded and `b` ran out of blocks, so `b[j..]` is short. `rest`
-/// does what is left after that block (a lower tier).
-#[cfg_attr(
-    not(any(
-        target_arch = "x86_64",
-        all(target_arch = "aarch64", target_endian = "little")
-    )),
-    allow(dead_code)
-)]
-pub(crate) fn difference_tail<const W: usize>(
-    a: &[[u8; 2]],
-    b: &[[u8; 2]],
-    (i, mut j, mask): (usize, usize, u32),
-    out: &mut Vec<u16>,
-    rest: crate::kernels::table::ArrayOpFn,
-) {
-    if mask == 0 {
-        return rest(&a[i..], &b[j..], out);
-    }
-    for (k, e) in a[i..i + W].iter().enumerate() {
-        let x = u16::from_le_bytes(*e);
-        while j < b.len() && get(b, j) < x {
-            j += 1;
-        }
-        if mask >> k & 1 == 0 && (j == b.len() || get(b, j) != x) {
-            out.push(x);
-        }
-    }
-    rest(&a[i + W..], &b[j..], out)
-}

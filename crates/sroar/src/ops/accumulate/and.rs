@@ -3,7 +3,8 @@
 use allocator_api2::alloc::{Allocator, Global};
 
 use super::scratch::Acc;
-use super::store::{Store, UNKNOWN};
+use super::scratch::UNKNOWN;
+use super::store::Store;
 use crate::ops::walk::seek;
 use crate::view::RoaringView;
 use crate::writer::{CapacityError, Writer};
@@ -86,3 +87,4 @@ impl<A: Allocator + Clone> AndAccumulator<A> {
     shared_methods!("AndAccumulator");
 }
 
+encode_by_store!(AndAccumulator);

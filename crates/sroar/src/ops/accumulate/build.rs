@@ -12,6 +12,7 @@ use allocator_api2::alloc::{Allocator, Global};
 use allocator_api2::vec::Vec;
 
 use super::or::OrAccumulator;
+use crate::format::encode::Encode;
 use crate::sorted::SortedValues;
 use crate::view::RoaringView;
 use crate::writer::{CapacityError, Writer};
@@ -192,6 +193,16 @@ impl<A: Allocator + Clone> BuildAccumulator<A> {
         self.store.insert_sorted(&self.buffer);
         self.buffer.clear();
         crate::interrupt::check();
+    }
+}
+
+impl<A: Allocator + Clone> Encode for BuildAccumulator<A> {
+    fn encoded_len(&mut self) -> Result<usize, CapacityError> {
+        BuildAccumulator::encoded_len(self)
+    }
+
+    fn write_into(&self, out: &mut [u8]) -> Result<(), CapacityError> {
+        BuildAccumulator::write_into(self, out)
     }
 }
 

@@ -4,7 +4,7 @@
 use allocator_api2::alloc::{Allocator, Global};
 
 use super::{AndAccumulator, BuildAccumulator, XorAccumulator};
-use crate::encode::Encode;
+use crate::format::encode::Encode;
 use crate::view::RoaringView;
 use crate::writer::{CapacityError, Writer};
 

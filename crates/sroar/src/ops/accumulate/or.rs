@@ -3,8 +3,8 @@
 use allocator_api2::alloc::{Allocator, Global};
 use allocator_api2::vec::Vec;
 
-use super::scratch::{Acc, FULL};
-use super::store::{Entry, Store, UNKNOWN};
+use super::scratch::{Acc, FULL, UNKNOWN};
+use super::store::{Entry, Store};
 use crate::view::RoaringView;
 use crate::writer::{CapacityError, Writer};
 
@@ -137,3 +137,4 @@ impl<A: Allocator + Clone> OrAccumulator<A> {
     shared_methods!("OrAccumulator");
 }
 
+encode_by_store!(OrAccumulator);

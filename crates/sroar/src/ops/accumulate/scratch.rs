@@ -8,14 +8,15 @@ use allocator_api2::vec::Vec;
 
 use crate::container::bitmap::WORDS;
 use crate::container::{array::count_runs_sorted, Container, Kind, ARRAY_MAX};
-use crate::kernels::{array, array_bitmap, bitmap, owned, run};
+use crate::kernels::{array, array_bitmap, bitmap, in_place, run};
 use crate::ops::pair::{load_words, Slices};
 use crate::writer::Writer;
 
-use super::store::UNKNOWN;
-
 /// The cardinality of a full container: every low value.
 pub(crate) const FULL: u32 = 1 << 16;
+
+/// A count not known since the last change.
+pub(super) const UNKNOWN: u32 = u32::MAX;
 
 /// An owned scratch container.
 #[derive(Clone, Debug)]
@@ -217,7 +218,7 @@ impl<A: Allocator + Clone> Acc<A> {
                         return l.len() as u32;
                     }
                     Slices::Array(x) => {
-                        owned::merge_into(l, x.iter().rev().map(|&e| low(e)), x.len(), true);
+                        in_place::merge_into(l, x.iter().rev().map(|&e| low(e)), x.len(), true);
                         return l.len() as u32;
                     }
                     Slices::Run(x) => {
@@ -225,7 +226,7 @@ impl<A: Allocator + Clone> Acc<A> {
                             let (lo, hi) = run::bounds(r);
                             (lo as u16, hi as u16)
                         });
-                        owned::union_runs_into(l, runs, card as usize);
+                        in_place::union_runs_into(l, runs, card as usize);
                         return l.len() as u32;
                     }
                     Slices::Bitmap(_) => {}
@@ -246,7 +247,7 @@ impl<A: Allocator + Clone> Acc<A> {
     pub(crate) fn or_sorted(&mut self, chunk: &[u64]) {
         if let Acc::Lows(l) = self {
             if merge_as_array(l.len(), chunk.len()) {
-                return owned::merge_into(l, chunk.iter().rev().map(|&v| v as u16), chunk.len(), true);
+                return in_place::merge_into(l, chunk.iter().rev().map(|&v| v as u16), chunk.len(), true);
             }
         }
         let w = self.words();
@@ -276,10 +277,10 @@ impl<A: Allocator + Clone> Acc<A> {
             if merge_as_array(l.len(), card as usize) {
                 match Slices::of(c) {
                     Slices::Array(x) => {
-                        return owned::merge_into(l, x.iter().rev().map(|&e| low(e)), x.len(), false)
+                        return in_place::merge_into(l, x.iter().rev().map(|&e| low(e)), x.len(), false)
                     }
                     Slices::Run(x) => {
-                        return owned::merge_into(l, run_values_rev(x), card as usize, false)
+                        return in_place::merge_into(l, run_values_rev(x), card as usize, false)
                     }
                     Slices::Bitmap(_) => {}
                 }
@@ -306,7 +307,7 @@ impl<A: Allocator + Clone> Acc<A> {
     /// [`ARRAY_MAX`] values takes the array form.
     pub(crate) fn intersect(&mut self, c: Container<'_>) -> u32 {
         match (&mut *self, Slices::of(c)) {
-            (Acc::Lows(l), Slices::Array(x)) => owned::intersect_into(l, x),
+            (Acc::Lows(l), Slices::Array(x)) => in_place::intersect_into(l, x),
             (Acc::Lows(l), Slices::Bitmap(x)) => l.retain(|&e| {
                 let v = low(e);
                 u64::from_le_bytes(x[usize::from(v >> 6)]) >> (v & 63) & 1 != 0
@@ -360,7 +361,7 @@ impl<A: Allocator + Clone> Acc<A> {
         let card = bitmap::popcount(w);
         if card <= ARRAY_MAX {
             let mut l = Vec::with_capacity_in(card as usize, Box::allocator(w).clone());
-            owned::for_each_bit(w, |v| l.push(v.to_le_bytes()));
+            in_place::for_each_bit(w, |v| l.push(v.to_le_bytes()));
             *self = Acc::Lows(l);
         }
         card
@@ -436,8 +437,8 @@ impl<A: Allocator + Clone> Acc<A> {
                     out[usize::from(v >> 3)] |= 1 << (v & 7);
                 }
             }
-            (Acc::Lows(l), Kind::Run) => put_runs(out, |f| owned::for_each_array_run(l, f)),
-            (Acc::Words(w), Kind::Run) => put_runs(out, |f| owned::for_each_word_run(w, f)),
+            (Acc::Lows(l), Kind::Run) => put_runs(out, |f| in_place::for_each_array_run(l, f)),
+            (Acc::Words(w), Kind::Run) => put_runs(out, |f| in_place::for_each_word_run(w, f)),
         }
     }
 

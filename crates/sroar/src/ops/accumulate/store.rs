@@ -6,7 +6,7 @@ use allocator_api2::alloc::Allocator;
 use allocator_api2::vec::Vec;
 use hashbrown::HashMap;
 
-use super::scratch::{Acc, FULL};
+use super::scratch::{Acc, FULL, UNKNOWN};
 use crate::container::bitmap::WORDS;
 use crate::container::{canonical_kind, payload_len, Container, Kind};
 use crate::format::encode::{Encoder, Layout, Plan};
@@ -14,8 +14,6 @@ use crate::ops::key_hash::KeyHash;
 use crate::view::RoaringView;
 use crate::writer::{CapacityError, Writer};
 
-/// A count not known since the last change.
-pub(super) const UNKNOWN: u32 = u32::MAX;
 
 /// One key's scratch container with its cached summary.
 #[derive(Clone, Debug)]
@@ -272,6 +270,21 @@ macro_rules! shared_methods {
         /// The current result, as an unfinished [`Writer`] (allocated globally).
         pub fn finish(self) -> Writer {
             self.store.finish()
+        }
+    };
+}
+
+/// [`Encode`](crate::format::encode::Encode) for an accumulator, over its `store`.
+macro_rules! encode_by_store {
+    ($t:ident) => {
+        impl<A: Allocator + Clone> crate::format::encode::Encode for $t<A> {
+            fn encoded_len(&mut self) -> Result<usize, CapacityError> {
+                self.store.encoded_len()
+            }
+
+            fn write_into(&self, out: &mut [u8]) -> Result<(), CapacityError> {
+                self.store.write_into(out)
+            }
         }
     };
 }

@@ -47,3 +47,4 @@ impl<A: Allocator + Clone> XorAccumulator<A> {
     shared_methods!("XorAccumulator");
 }
 
+encode_by_store!(XorAccumulator);

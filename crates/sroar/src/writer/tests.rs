@@ -1,0 +1,136 @@
+//! Unit tests of the writer: canonical container kinds and shapes as written.
+
+use super::*;
+use crate::RoaringView;
+
+/// Kind of the single container `lows` is stored as, through every push path.
+fn stored_kind(lows: &[u16]) -> Kind {
+    let mut words = [0u64; WORDS];
+    for &v in lows {
+        words[usize::from(v >> 6)] |= 1 << (v & 63);
+    }
+    let mut runs = Vec::new();
+    bitmap::words_runs(&words, &mut runs);
+    let runs: Vec<(u16, u16)> = runs.iter().map(|&(s, e)| (s, e - s)).collect();
+    let mut out = Vec::new();
+    for push in 0..3 {
+        let mut w = Writer::new();
+        match push {
+            0 => w.push_sorted_lows(7, lows),
+            1 => w.push_bitmap(7, &words),
+            _ => w.push_runs(7, &runs),
+        }
+        let bytes = w.into_vec().unwrap();
+        let v = RoaringView::from_bytes(&bytes).expect("canonical");
+        assert_eq!(v.len(), lows.len() as u64);
+        out.push(v.container(0).1.kind());
+    }
+    assert!(out.iter().all(|k| *k == out[0]));
+    out[0]
+}
+
+fn pattern(runs: u16, run_len: u16, gap: u16) -> Vec<u16> {
+    let mut v = Vec::new();
+    for r in 0..runs {
+        let s = r * (run_len + gap);
+        v.extend(s..s + run_len);
+    }
+    v
+}
+
+#[test]
+fn canonical_boundaries_as_written() {
+    // card 4096 vs 4097, no runs to speak of.
+    assert_eq!(stored_kind(&pattern(4096, 1, 1)), Kind::Array);
+    assert_eq!(stored_kind(&pattern(4097, 1, 1)), Kind::Bitmap);
+    // 4r == 2c ties go to array; one fewer run makes a run container.
+    assert_eq!(stored_kind(&pattern(2, 2, 1)), Kind::Array);
+    assert_eq!(stored_kind(&pattern(2048, 2, 1)), Kind::Array);
+    // card 4096: r = 2048 ties (array), r = 2047 is smaller as runs.
+    let mut v = pattern(2046, 2, 1);
+    v.extend(7000..7004);
+    assert_eq!((v.len(), stored_kind(&v)), (4096, Kind::Run));
+    assert_eq!(stored_kind(&pattern(2047, 2, 1)), Kind::Array);
+    assert_eq!(stored_kind(&[5, 6, 7]), Kind::Run);
+    assert_eq!(stored_kind(&[5]), Kind::Array);
+    // Above 4096 values: r = 2047 is a run, r = 2048 a bitmap.
+    assert_eq!(stored_kind(&pattern(2047, 3, 1)), Kind::Run);
+    assert_eq!(stored_kind(&pattern(2048, 3, 1)), Kind::Bitmap);
+    assert_eq!(stored_kind(&pattern(1, 65535, 0)), Kind::Run);
+}
+
+#[test]
+fn empty_containers_are_skipped() {
+    let mut w = Writer::with_capacity(4, 64);
+    w.push_sorted_lows(1, &[]);
+    w.push_bitmap(2, &[0; WORDS]);
+    w.push_runs(3, &[]);
+    assert!(w.is_empty());
+    assert_eq!(w.into_vec().unwrap(), crate::empty());
+}
+
+#[test]
+fn adjacent_runs_merge_and_copies_are_verbatim() {
+    let mut w = Writer::new();
+    w.push_runs(0, &[(0, 9), (10, 9), (40, 0)]);
+    w.push_full(1);
+    let bytes = w.into_vec().unwrap();
+    let v = RoaringView::from_bytes(&bytes).unwrap();
+    assert_eq!(v.len(), 21 + 65536);
+    let mut copy = Writer::new();
+    for (key, c) in v.containers() {
+        copy.push_container(key, c);
+    }
+    assert_eq!(copy.encoded_len(), Ok(bytes.len()));
+    assert_eq!(copy.into_vec().unwrap(), bytes);
+}
+
+/// The same containers through writers whose expected shape is exact, too
+/// large (fewer containers, values or a narrower span arrive) and too small
+/// (more arrive): the bytes are the same, and an exact expectation is the
+/// directory's length, so `into_vec` moves nothing.
+#[test]
+fn expected_shapes_give_the_same_bytes() {
+    // Keys spread over 5 bytes, values over 4 bytes of count, payload offsets
+    // past 2^17 (wide), and a block of counts.
+    let keys: Vec<u64> = (0..130u64).map(|i| i * 0x1_0000_0001 + 7).collect();
+    let push = |mut w: Writer| {
+        for (i, &k) in keys.iter().enumerate() {
+            if i % 3 == 0 {
+                w.push_full(k);
+            } else {
+                let lows: Vec<u16> = (0..(i as u16 * 31)).map(|x| x * 2).collect();
+                w.push_sorted_lows(k, &lows);
+            }
+        }
+        w
+    };
+    let reference = push(Writer::new());
+    let len = reference.encoded_len().unwrap();
+    let head = reference.plan().head_len();
+    let (n, payload) = (keys.len(), reference.payload_len());
+    let (card, min, max) = (reference.len(), reference.min, reference.max);
+    assert_eq!(head_len_expected(n, payload, card, min, max), head);
+    let mut expected = vec![0u8; len];
+    reference.write_into(&mut expected).unwrap();
+    for (containers, payload, card, min, max) in [
+        (n, payload, card, min, max),
+        (n + 200, payload * 2, card << 20, 0, u64::MAX),
+        (n / 2, payload / 2, card / 2, min + 1, max - 1),
+        (1, 2, 1, max, max),
+        (0, 0, 0, 0, 0),
+    ] {
+        let w = push(Writer::with_expected(containers, payload, card, min, max));
+        assert_eq!(w.into_vec().unwrap(), expected);
+    }
+    let v = RoaringView::from_bytes(&expected).unwrap();
+    assert_eq!(v.len(), card);
+}
+
+#[test]
+#[should_panic(expected = "pushed after")]
+fn keys_must_increase() {
+    let mut w = Writer::new();
+    w.push_sorted_lows(5, &[1]);
+    w.push_sorted_lows(5, &[2]);
+}
