@@ -53,16 +53,16 @@ export AR_aarch64_unknown_linux_gnu=aarch64-linux-gnu-ar
 CARGO_ARGS=(--locked -p sroar --target "$TARGET" --target-dir target/aarch64)
 
 say "cargo check for $TARGET (library, tests, benches)"
-cargo check "${CARGO_ARGS[@]}" --all-targets
+cargo check "${CARGO_ARGS[@]}" --all-targets --features internals
 
 # Every test binary of the crate (not the doctests, which cargo does not run for another
 # target): first the kernel tests (every kernel on every tier against scalar and a
-# model) and tier selection, at their full case counts (~1 minute under qemu-aarch64
+# model) and tier selection, which test the kernels behind the door (`internals`), at their full case counts (~1 minute under qemu-aarch64
 # 7.2); then the unit tests and the other test files, which run the whole library on
 # the NEON tier (the default one there) and, for model and ops_model, on every tier,
 # at PROPTEST_CASES=MODEL_CASES (~3 minutes).
 say "Kernel tests under qemu-aarch64: kernels_tiers kernels_dispatch"
-cargo test "${CARGO_ARGS[@]}" --test kernels_tiers --test kernels_dispatch
+cargo test "${CARGO_ARGS[@]}" --features internals --test kernels_tiers --test kernels_dispatch
 others=()
 for f in crates/sroar/tests/*.rs; do
     name=$(basename "$f" .rs)
@@ -73,5 +73,5 @@ PROPTEST_CASES=$MODEL_CASES cargo test "${CARGO_ARGS[@]}" --lib "${others[@]}"
 # kernels_tiers (report_tiers) and kernels_dispatch (detected_family) already fail on
 # aarch64 unless the NEON tier was detected; this prints the tiers into the log.
 say "Tiers detected under qemu-aarch64"
-cargo test "${CARGO_ARGS[@]}" --test kernels_dispatch -- --exact detected_family --nocapture 2>&1 |
+cargo test "${CARGO_ARGS[@]}" --features internals --test kernels_dispatch -- --exact detected_family --nocapture 2>&1 |
     grep 'available tiers'

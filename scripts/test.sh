@@ -2,7 +2,8 @@
 # The README's second command: install what is missing (as setup.sh does), then run
 # every test and exit non-zero if any fails:
 #   1. formatting and clippy (warnings are errors)
-#   2. crates/sroar: unit, property and interop tests; the benchmark runner's unit tests
+#   2. crates/sroar: unit, property and interop tests through its public API, and its
+#      kernel tests (every SIMD tier, dispatch) behind it; the benchmark runner's unit tests
 #   3. crates/sroar's NEON tier: the crate's tests cross-compiled for aarch64 and run
 #      under qemu-aarch64 (scripts/aarch64.sh, which installs its packages); the fuzz
 #      targets' checks on their seed corpora
@@ -48,7 +49,11 @@ step() {
 cd "$ROOT"
 step "cargo fmt --check" cargo fmt --all -- --check
 step "cargo clippy -D warnings" cargo clippy --locked --workspace --all-targets -- -D warnings
-step "crates/sroar tests" cargo test --locked -p sroar
+step "cargo clippy -D warnings (crates/sroar's kernel tests)" \
+    cargo clippy --locked -p sroar --all-targets --features internals -- -D warnings
+step "crates/sroar tests (through the public API)" cargo test --locked -p sroar
+step "crates/sroar kernel tests (every SIMD tier, dispatch)" \
+    cargo test --locked -p sroar --features internals --test kernels_tiers --test kernels_dispatch
 step "benchmark runner unit tests" cargo test --locked -p sroar_bench
 step "crates/sroar NEON tier (aarch64 under qemu)" bash "$ROOT/scripts/aarch64.sh"
 # The fuzz targets' checks on their seeds, without libFuzzer, so that they follow the

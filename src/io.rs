@@ -5,7 +5,7 @@ use std::ffi::{CStr, CString};
 
 use base64::engine::general_purpose::STANDARD as BASE64;
 use base64::Engine as _;
-use sroar::RoaringView;
+use sroar::{PortableFormat, RoaringView, Writer};
 use sroar_pg_macros::sql_fn;
 
 use crate::errors;
@@ -95,7 +95,7 @@ fn write_array(out: &mut Vec<u8>, view: RoaringView<'_>) {
 /// Portable value v is the int8 with the same 64 bits (as pg_roaringbitmap reads
 /// it), which the crate's signed reader stores as int8 values are.
 fn from_portable(bytes: &[u8]) -> RoaringOut {
-    sroar::from_portable_signed(bytes)
+    Writer::from_portable(bytes, PortableFormat::Signed64)
         .unwrap_or_else(|e| errors::invalid_binary(e))
         .into()
 }
@@ -122,8 +122,9 @@ fn rb_from_portable(bytes: &[u8]) -> RoaringOut {
 #[sql_fn]
 fn rb_to_portable(r: Stored) -> Bytea {
     let view = r.view();
-    Bytea::write(sroar::portable_len(&view), |out| {
-        sroar::write_portable_signed_into(&view, out)
+    let len = view.portable_len(PortableFormat::Signed64).unwrap_or(0);
+    Bytea::write(len, |out| {
+        view.write_portable_into(PortableFormat::Signed64, out)
     })
 }
 
@@ -131,7 +132,7 @@ fn rb_to_portable(r: Stored) -> Bytea {
 /// bitmaps, pg_roaringbitmap's roaringbitmap): its values, unsigned 32-bit, as int8.
 #[sql_fn]
 fn rb_from_portable32(bytes: &[u8]) -> RoaringOut {
-    sroar::from_portable32_writer(bytes, true)
+    Writer::from_portable(bytes, PortableFormat::Signed32)
         .unwrap_or_else(|e| errors::invalid_binary(e))
         .into()
 }
@@ -141,11 +142,13 @@ fn rb_from_portable32(bytes: &[u8]) -> RoaringOut {
 #[sql_fn]
 fn rb_to_portable32(r: Stored) -> Bytea {
     let view = r.view();
-    let Some(len) = sroar::portable32_len(&view, true) else {
+    let Some(len) = view.portable_len(PortableFormat::Signed32) else {
         let (min, max) = (view.min(), view.max());
         errors::not_32_bit(min.map_or(0, int8::to_i64), max.map_or(0, int8::to_i64))
     };
-    Bytea::write(len, |out| sroar::write_portable32_into(&view, true, out))
+    Bytea::write(len, |out| {
+        view.write_portable_into(PortableFormat::Signed32, out)
+    })
 }
 
 #[sql_fn]

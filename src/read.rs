@@ -80,7 +80,7 @@ impl<'fcx> Stored<'fcx> {
 
     /// The header alone: on a large TOASTed value, only its first chunk is fetched.
     pub fn header(&self) -> Header {
-        sroar::header_from_prefix(self.value.slice(0, HEADER_MAX_LEN))
+        Header::from_prefix(self.value.slice(0, HEADER_MAX_LEN))
             .unwrap_or_else(|e| errors::stored_value(e))
     }
 
@@ -205,9 +205,9 @@ pub fn by_headers<T>(
 /// `a ⊆ b`, from the two headers where they decide it ([`by_headers`]), else from
 /// the whole sets.
 pub fn is_subset(a: &Stored<'_>, b: &Stored<'_>) -> bool {
-    by_headers(a, b, sroar::is_subset_by_headers).unwrap_or_else(|| {
+    by_headers(a, b, Header::is_subset_of).unwrap_or_else(|| {
         let (a, b) = pair(a, b);
-        sroar::is_subset(a, b)
+        a.is_subset(&b)
     })
 }
 
@@ -215,6 +215,7 @@ pub fn is_subset(a: &Stored<'_>, b: &Stored<'_>) -> bool {
 /// then every function of the pair but the set-valued unions follows from them.
 pub fn disjoint_cards(a: &Stored<'_>, b: &Stored<'_>) -> Option<(u64, u64)> {
     by_headers(a, b, |x, y| {
-        sroar::are_disjoint_by_headers(x, y).then_some((x.cardinality, y.cardinality))
+        x.is_disjoint_from(y)
+            .then_some((x.cardinality, y.cardinality))
     })
 }

@@ -104,7 +104,7 @@ fn rb_build_trans<'fcx>(
         return Some(StateOut::Value(
             match state {
                 Some(a) => a.view().insert(x),
-                None => sroar::from_sorted(&[x]),
+                None => sroar::Roaring::from_sorted(&[x]),
             }
             .into(),
         ));

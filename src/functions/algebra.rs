@@ -2,6 +2,7 @@
 //! and the predicates behind @>, <@ and &&. Pairs far apart are answered from their
 //! two headers where `crate::read` finds that cheaper.
 
+use sroar::Writer;
 use sroar_pg_macros::sql_fn;
 
 use crate::functions::one_set;
@@ -11,28 +12,28 @@ use crate::read::{disjoint_cards, is_subset, pair, Stored};
 #[sql_fn]
 fn rb_and(a: Stored, b: Stored) -> RoaringOut {
     if disjoint_cards(&a, &b).is_some() {
-        return sroar::Writer::new().into();
+        return Writer::new().into();
     }
     let (a, b) = pair(&a, &b);
-    sroar::and_writer(a, b).into()
+    Writer::and(a, b).into()
 }
 
 #[sql_fn]
 fn rb_or(a: Stored, b: Stored) -> RoaringOut {
     let (a, b) = pair(&a, &b);
-    sroar::or_writer(a, b).into()
+    Writer::or(a, b).into()
 }
 
 #[sql_fn]
 fn rb_xor(a: Stored, b: Stored) -> RoaringOut {
     let (a, b) = pair(&a, &b);
-    sroar::xor_writer(a, b).into()
+    Writer::xor(a, b).into()
 }
 
 #[sql_fn]
 fn rb_andnot(a: Stored, b: Stored) -> RoaringOut {
     let (a, b) = pair(&a, &b);
-    sroar::andnot_writer(a, b).into()
+    Writer::andnot(a, b).into()
 }
 
 #[sql_fn]
@@ -41,7 +42,7 @@ fn rb_and_cardinality(a: Stored, b: Stored) -> i64 {
         return 0;
     }
     let (a, b) = pair(&a, &b);
-    sroar::and_len(a, b) as i64
+    a.and_len(&b) as i64
 }
 
 #[sql_fn]
@@ -50,7 +51,7 @@ fn rb_or_cardinality(a: Stored, b: Stored) -> i64 {
         return (x + y) as i64;
     }
     let (a, b) = pair(&a, &b);
-    sroar::or_len(a, b) as i64
+    a.or_len(&b) as i64
 }
 
 #[sql_fn]
@@ -59,7 +60,7 @@ fn rb_xor_cardinality(a: Stored, b: Stored) -> i64 {
         return (x + y) as i64;
     }
     let (a, b) = pair(&a, &b);
-    sroar::xor_len(a, b) as i64
+    a.xor_len(&b) as i64
 }
 
 #[sql_fn]
@@ -68,7 +69,7 @@ fn rb_andnot_cardinality(a: Stored, b: Stored) -> i64 {
         return x as i64;
     }
     let (a, b) = pair(&a, &b);
-    sroar::andnot_len(a, b) as i64
+    a.andnot_len(&b) as i64
 }
 
 /// |A ∩ B| / |A ∪ B|, NULL when both are empty.
@@ -78,7 +79,7 @@ fn rb_jaccard(a: Stored, b: Stored) -> Option<f64> {
         Some((x, y)) => (0, x + y),
         None => {
             let (a, b) = pair(&a, &b);
-            let both = sroar::and_len(a, b);
+            let both = a.and_len(&b);
             (both, a.len() + b.len() - both)
         }
     };
@@ -110,5 +111,5 @@ fn rb_intersects(a: Stored, b: Stored) -> bool {
         return false;
     }
     let (a, b) = pair(&a, &b);
-    sroar::intersects(a, b)
+    a.intersects(&b)
 }

@@ -9,7 +9,7 @@ use crate::read::Stored;
 
 /// Builds a set from int8 values given in any order, with duplicates.
 pub fn from_int8s(values: impl IntoIterator<Item = i64>) -> RoaringOut {
-    sroar::from_signed(values).into()
+    sroar::Roaring::from_signed(values).into()
 }
 
 /// rb_build(int8[]) and the int8[] → roaring64 cast.

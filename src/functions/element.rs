@@ -127,14 +127,14 @@ fn rb_slice(r: Stored, offset: i64, limit: i64) -> RoaringOut {
     }
     let view = r.view();
     if limit == 0 || offset as u64 >= view.len() {
-        return sroar::empty().into();
+        return sroar::Roaring::new().into();
     }
     let last_rank = (offset as u64)
         .saturating_add(limit as u64 - 1)
         .min(view.len() - 1);
     match (view.select(offset as u64), view.select(last_rank)) {
         (Some(first), Some(last)) => view.range(first..=last).into(),
-        _ => sroar::empty().into(),
+        _ => sroar::Roaring::new().into(),
     }
 }
 

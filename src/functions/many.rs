@@ -6,7 +6,7 @@ use pgrx::datum::Array;
 use sroar::{Accumulator, RoaringView, SetOp};
 use sroar_pg_macros::sql_fn;
 
-use crate::pg::{check_for_interrupts, stored_view, MaybeRoaring, RoaringOut};
+use crate::pg::{check_for_interrupts, stored_view, MaybeRoaring};
 use crate::read::Stored;
 
 /// A `roaring64[]` argument.
@@ -20,19 +20,11 @@ fn views<'b>(sets: &'b Sets<'_>) -> Option<Vec<RoaringView<'b>>> {
 
 fn combined(sets: Sets<'_>, op: SetOp) -> MaybeRoaring {
     let views = views(&sets)?;
-    Some(match op {
-        // An intersection of no sets is undefined.
-        SetOp::And if views.is_empty() => return None,
-        SetOp::And => sroar::and_many(&views).into(),
-        SetOp::Or => sroar::or_many(&views).into(),
-        SetOp::Xor => {
-            let mut acc = Accumulator::new(SetOp::Xor);
-            for v in &views {
-                acc.add(*v);
-            }
-            RoaringOut::from(acc)
-        }
-    })
+    // An intersection of no sets is undefined.
+    if op == SetOp::And && views.is_empty() {
+        return None;
+    }
+    Some(op.many(&views).into())
 }
 
 fn cardinality(sets: Sets<'_>, op: SetOp) -> Option<i64> {
@@ -91,7 +83,7 @@ fn rb_and_cardinality_each(base: Stored, sets: Sets) -> Vec<Option<i64>> {
             if i % 1024 == 1023 {
                 check_for_interrupts();
             }
-            s.map(|s| sroar::and_len(base, stored_view(s)) as i64)
+            s.map(|s| base.and_len(&stored_view(s)) as i64)
         })
         .collect()
 }

@@ -27,5 +27,5 @@ fn roaring64_from_multirange(m: MultirangeArg) -> RoaringOut {
         .into_iter()
         .map(|(lo, hi)| (int8::to_u64(lo), int8::to_u64(hi)))
         .collect();
-    sroar::from_runs(&runs).into()
+    sroar::Roaring::from_runs(&runs).into()
 }

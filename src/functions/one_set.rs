@@ -3,6 +3,7 @@
 //! uncompressed) they read those byte ranges only, a few chunks of the value
 //! instead of all of it (`crate::read` decides).
 
+use sroar::Partial;
 use sroar_pg_macros::sql_fn;
 
 use crate::aggregates::state_cardinality;
@@ -35,7 +36,7 @@ fn rb_max(r: Stored) -> Option<i64> {
 /// whole of a smaller one.
 pub(crate) fn contains(r: &Stored<'_>, x: i64) -> bool {
     let x = int8::to_u64(x);
-    r.answer(|f| sroar::contains_from_ranges(f, x), |v| v.contains(x))
+    r.answer(|f| Partial::new(f).contains(x), |v| v.contains(x))
 }
 
 /// rb_contains(r, x) and r @> x.
@@ -48,14 +49,14 @@ fn rb_contains_int8(r: Stored, x: i64) -> bool {
 #[sql_fn]
 fn rb_rank(r: Stored, x: i64) -> i64 {
     let x = int8::to_u64(x);
-    r.answer(|f| sroar::rank_from_ranges(f, x), |v| v.rank(x)) as i64
+    r.answer(|f| Partial::new(f).rank(x), |v| v.rank(x)) as i64
 }
 
 /// The 0-based position of x, or -1 when absent.
 #[sql_fn]
 fn rb_index(r: Stored, x: i64) -> i64 {
     let x = int8::to_u64(x);
-    r.answer(|f| sroar::index_from_ranges(f, x), |v| v.index(x))
+    r.answer(|f| Partial::new(f).index(x), |v| v.index(x))
         .map_or(-1, |i| i as i64)
 }
 
@@ -63,6 +64,6 @@ fn rb_index(r: Stored, x: i64) -> i64 {
 #[sql_fn]
 fn rb_select(r: Stored, k: i64) -> Option<i64> {
     let k = u64::try_from(k).ok()?;
-    r.answer(|f| sroar::select_from_ranges(f, k), |v| v.select(k))
+    r.answer(|f| Partial::new(f).select(k), |v| v.select(k))
         .map(int8::to_i64)
 }

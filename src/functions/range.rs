@@ -12,7 +12,7 @@ use crate::read::Stored;
 type Bounds = (Bound<u64>, Bound<u64>);
 
 fn from_range(b: Bounds) -> RoaringOut {
-    sroar::from_range(b).into()
+    sroar::Roaring::from_range(b).into()
 }
 
 #[sql_fn]

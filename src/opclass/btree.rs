@@ -10,7 +10,7 @@ use sroar_pg_macros::sql_fn;
 use crate::read::Stored;
 
 fn order(a: &Stored, b: &Stored) -> Ordering {
-    sroar::cmp(a.view(), b.view())
+    a.view().compare(&b.view())
 }
 
 #[sql_fn]

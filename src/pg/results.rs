@@ -44,6 +44,19 @@ impl From<Result<Vec<u8>, sroar::CapacityError>> for RoaringOut {
     }
 }
 
+/// A core-crate result: a value over PostgreSQL's limit becomes 54000.
+impl From<Result<sroar::Roaring, sroar::CapacityError>> for RoaringOut {
+    fn from(r: Result<sroar::Roaring, sroar::CapacityError>) -> Self {
+        RoaringOut::Bytes(r.unwrap_or_else(|e| errors::too_large(e.needed)).into())
+    }
+}
+
+impl From<sroar::Roaring> for RoaringOut {
+    fn from(r: sroar::Roaring) -> Self {
+        RoaringOut::Bytes(r.into())
+    }
+}
+
 impl From<Vec<u8>> for RoaringOut {
     fn from(b: Vec<u8>) -> Self {
         RoaringOut::Bytes(b)

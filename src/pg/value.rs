@@ -140,7 +140,7 @@ impl<'fcx> Value<'fcx> {
 /// a view, without re-validating them. The header is read first, so that a value of
 /// another format version is an error, not a misreading.
 pub fn stored_view(bytes: &[u8]) -> RoaringView<'_> {
-    if let Err(e) = sroar::header_from_prefix(bytes) {
+    if let Err(e) = sroar::Header::from_prefix(bytes) {
         crate::errors::stored_value(e);
     }
     // SAFETY (contract of from_bytes_unchecked): every roaring64 value was validated

@@ -120,7 +120,9 @@ impl Copy {
 
 /// The native roaring64 bytes of a set of non-negative values.
 pub fn native(values: &[u64]) -> Vec<u8> {
-    sroar::from_signed(values.iter().map(|&v| v as i64)).expect("fits")
+    sroar::Roaring::from_signed(values.iter().map(|&v| v as i64))
+        .expect("fits")
+        .into()
 }
 
 /// The standard 64-bit portable bytes of a set (CRoaring's and roaring-rs's format;

@@ -16,11 +16,15 @@
 //! arguments (as `cargo bench` runs it) it prints this usage and exits.
 
 mod common;
+#[allow(dead_code, reason = "the driver uses some of the door's forms")]
+#[path = "../tests/common/door.rs"]
+mod door;
 
 use std::hint::black_box;
 
 use common::{finish, realdata};
-use sroar::{ops, RoaringView};
+use door::ops;
+use sroar::RoaringView;
 
 #[allow(unsafe_code, reason = "times opening views without validation")]
 fn open_unchecked(v: &RoaringView<'_>) -> u64 {
@@ -125,7 +129,7 @@ fn main() {
     // The minimum is the figure least disturbed by other load on a shared machine.
     println!(
         "{dataset} {op} x{repeats} (tier {}): {acc}; min {:?}, median {:?}",
-        sroar::kernels::tier(),
+        sroar::simd::tier(),
         times.first().copied().unwrap_or_default(),
         times.get(repeats / 2).copied().unwrap_or_default()
     );

@@ -26,6 +26,9 @@
 #![allow(unsafe_code)] // opening sroar buffers unchecked, and CRoaring's unchecked read
 
 mod common;
+#[allow(dead_code, reason = "the benchmarks use some of the door's forms")]
+#[path = "../tests/common/door.rs"]
+mod door;
 
 use std::collections::BTreeMap;
 use std::hint::black_box;
@@ -36,8 +39,9 @@ use common::{finish, realdata, SplitMix64};
 use criterion::measurement::WallTime;
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, SamplingMode};
 use croaring::{Bitmap, Bitmap64, Portable, Treemap};
+use door::ops;
 use roaring::{MultiOps, RoaringTreemap};
-use sroar::{ops, RoaringView, Writer};
+use sroar::{RoaringView, Writer};
 
 /// Probes per dataset for `contains`: 1000 per bitmap for the 200-bitmap sets,
 /// spread evenly over the bitmaps of the larger `dimension_*` sets.
@@ -348,7 +352,7 @@ impl Data {
         let ours = common::sroar_buffers(&values);
         let portable: Vec<Vec<u8>> = common::views(&ours)
             .iter()
-            .map(sroar::to_portable)
+            .map(door::portable::to_portable)
             .collect();
         let rr: Vec<RoaringTreemap> = portable
             .iter()
@@ -866,7 +870,7 @@ fn bench_iter(c: &mut Criterion, d: &Data) {
 /// full runs); also records the serialized sizes.
 fn bench_open(c: &mut Criterion, d: &Data) {
     let union = finish(ops::or_many(&d.views()));
-    let union_portable = sroar::to_portable(&open(&union));
+    let union_portable = door::portable::to_portable(&open(&union));
     write_sizes(d, &union, &union_portable);
     let largest = d
         .ours
@@ -878,7 +882,7 @@ fn bench_open(c: &mut Criterion, d: &Data) {
     } else {
         union
     };
-    let big_portable = sroar::to_portable(&open(&big));
+    let big_portable = door::portable::to_portable(&open(&big));
     write_open_size(d, &big, &big_portable);
 
     let mut g = d.group(c, "open", "bytes");

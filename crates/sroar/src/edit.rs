@@ -3,39 +3,40 @@
 //! Containers that an edit does not touch are copied verbatim.
 
 use crate::container::bitmap::WORDS;
+use crate::owned::Roaring;
 use crate::view::RoaringView;
 use crate::writer::{CapacityError, Writer};
 
 impl RoaringView<'_> {
     /// The buffer of this set with `x` added.
-    pub fn insert(&self, x: u64) -> Result<Vec<u8>, CapacityError> {
+    pub fn insert(&self, x: u64) -> Result<Roaring, CapacityError> {
         if self.contains(x) {
-            return Ok(self.as_bytes().to_vec());
+            return Ok(self.to_roaring());
         }
         self.edit_sorted(&[x], true)
     }
 
     /// The buffer of this set with `x` removed.
-    pub fn remove(&self, x: u64) -> Result<Vec<u8>, CapacityError> {
+    pub fn remove(&self, x: u64) -> Result<Roaring, CapacityError> {
         if !self.contains(x) {
-            return Ok(self.as_bytes().to_vec());
+            return Ok(self.to_roaring());
         }
         self.edit_sorted(&[x], false)
     }
 
     /// The buffer of this set with every value of `values` (any order) added.
-    pub fn insert_many(&self, values: &[u64]) -> Result<Vec<u8>, CapacityError> {
+    pub fn insert_many(&self, values: &[u64]) -> Result<Roaring, CapacityError> {
         self.edit_sorted(&sorted_copy(values), true)
     }
 
     /// The buffer of this set with every value of `values` (any order) removed.
-    pub fn remove_many(&self, values: &[u64]) -> Result<Vec<u8>, CapacityError> {
+    pub fn remove_many(&self, values: &[u64]) -> Result<Roaring, CapacityError> {
         self.edit_sorted(&sorted_copy(values), false)
     }
 
     /// Merges the strictly ascending `values` into (or out of) the set, one
     /// container at a time.
-    fn edit_sorted(&self, values: &[u64], insert: bool) -> Result<Vec<u8>, CapacityError> {
+    fn edit_sorted(&self, values: &[u64], insert: bool) -> Result<Roaring, CapacityError> {
         let n = self.container_count();
         let mut w = Writer::with_capacity(n + 1, self.as_bytes().len() + 2 * values.len());
         let mut scratch = [0u64; WORDS];
@@ -70,7 +71,7 @@ impl RoaringView<'_> {
             }
             w.push_bitmap(kv, &scratch);
         }
-        w.into_vec()
+        w.into_roaring()
     }
 }
 
@@ -85,7 +86,8 @@ fn sorted_copy(values: &[u64]) -> Vec<u64> {
 
 #[cfg(test)]
 mod tests {
-    use crate::{from_sorted, RoaringView};
+    use crate::builder::from_sorted;
+    use crate::RoaringView;
 
     #[test]
     fn insert_remove_round_trip() {
@@ -93,12 +95,12 @@ mod tests {
         let v = RoaringView::from_bytes(&base).unwrap();
         let b = v.insert(4).unwrap();
         assert_eq!(b, from_sorted(&[1, 2, 3, 4, 1 << 20]).unwrap());
-        let b2 = RoaringView::from_bytes(&b).unwrap().remove(4).unwrap();
+        let b2 = b.view().remove(4).unwrap();
         assert_eq!(b2, base);
         assert_eq!(v.insert(2).unwrap(), base);
         assert_eq!(v.remove(9).unwrap(), base);
         let e = v.remove_many(&[1 << 20, 3, 2, 1]).unwrap();
-        assert_eq!(e, crate::empty());
+        assert_eq!(e, crate::builder::empty());
         let m = v.insert_many(&[u64::MAX, 0, 0]).unwrap();
         assert_eq!(m, from_sorted(&[0, 1, 2, 3, 1 << 20, u64::MAX]).unwrap());
     }

@@ -48,6 +48,74 @@ pub fn header(prefix: &[u8]) -> Result<Header> {
     Ok(shape(prefix)?.header)
 }
 
+impl Header {
+    /// The header from the first bytes of a buffer (up to [`HEADER_MAX_LEN`] of
+    /// them): a large stored value answers its cardinality, min and max from its
+    /// first bytes alone.
+    ///
+    /// ```
+    /// use sroar::{Header, Roaring, HEADER_MAX_LEN};
+    ///
+    /// let set = Roaring::from_sorted(&[3, 1 << 40]).unwrap();
+    /// let bytes = set.as_bytes();
+    /// let h = Header::from_prefix(&bytes[..HEADER_MAX_LEN.min(bytes.len())]).unwrap();
+    /// assert_eq!((h.cardinality, h.min, h.max), (2, 3, 1 << 40));
+    /// ```
+    pub fn from_prefix(prefix: &[u8]) -> Result<Header> {
+        header(prefix)
+    }
+}
+
+/// Questions about a buffer answered from a few byte ranges of it, which `fetch`
+/// returns (`fetch(offset, len)`: at most `len` bytes from `offset`, fewer where the
+/// buffer ends), for callers that can read ranges without loading the whole value
+/// (PostgreSQL TOAST slices). The buffer is trusted (it was validated when stored),
+/// but short or inconsistent ranges give an error, never a panic.
+///
+/// ```
+/// use sroar::{Partial, Roaring};
+///
+/// let set = Roaring::from_sorted(&[1, 5, 1 << 40]).unwrap();
+/// let bytes = set.as_bytes();
+/// let mut partial = Partial::new(|offset: usize, len: usize| {
+///     let end = (offset + len).min(bytes.len());
+///     &bytes[offset.min(end)..end]
+/// });
+/// assert_eq!(partial.rank(5), Ok(2));
+/// assert_eq!(partial.select(2), Ok(Some(1 << 40)));
+/// assert_eq!(partial.contains(4), Ok(false));
+/// ```
+pub struct Partial<F> {
+    fetch: F,
+}
+
+impl<'a, F: FnMut(usize, usize) -> &'a [u8]> Partial<F> {
+    /// Reads through `fetch`.
+    pub fn new(fetch: F) -> Self {
+        Partial { fetch }
+    }
+
+    /// Whether the set holds `x`.
+    pub fn contains(&mut self, x: u64) -> Result<bool> {
+        contains(&mut self.fetch, x)
+    }
+
+    /// The number of values `<= x`.
+    pub fn rank(&mut self, x: u64) -> Result<u64> {
+        rank(&mut self.fetch, x)
+    }
+
+    /// The 0-based position of `x`, or None when absent.
+    pub fn index(&mut self, x: u64) -> Result<Option<u64>> {
+        index(&mut self.fetch, x)
+    }
+
+    /// The `k`-th smallest value (0-based), or None past the end.
+    pub fn select(&mut self, k: u64) -> Result<Option<u64>> {
+        select(&mut self.fetch, k)
+    }
+}
+
 fn shape(prefix: &[u8]) -> Result<Shape> {
     let p = Header::parse(prefix).map_err(|e| match e {
         HeaderError::Version(v) => PartialReadError::UnsupportedVersion(v),
@@ -324,7 +392,8 @@ pub fn select<'a>(fetch: impl FnMut(usize, usize) -> &'a [u8], k: u64) -> Result
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{from_sorted, RoaringView};
+    use crate::builder::from_sorted;
+    use crate::RoaringView;
     use std::cell::RefCell;
 
     fn sample() -> Vec<u64> {
@@ -388,7 +457,7 @@ mod tests {
         }
         let h = header(&bytes[..HEADER_MAX_LEN]).unwrap();
         assert_eq!((h.cardinality, h.min, h.max), (view.len(), 0, u64::MAX));
-        assert_eq!(header(&crate::empty()).unwrap(), Header::default());
+        assert_eq!(header(&crate::builder::empty()).unwrap(), Header::default());
     }
 
     #[test]

@@ -5,6 +5,7 @@ use core::ops::RangeBounds;
 
 use crate::builder::{check_containers, inclusive_bounds, push_range};
 use crate::container::bitmap::{self, WORDS};
+use crate::owned::Roaring;
 use crate::view::RoaringView;
 use crate::writer::{CapacityError, Writer};
 
@@ -63,23 +64,23 @@ impl RoaringView<'_> {
     }
 
     /// The buffer of the values of this set that lie in `range`.
-    pub fn range(&self, range: impl RangeBounds<u64>) -> Result<Vec<u8>, CapacityError> {
+    pub fn range(&self, range: impl RangeBounds<u64>) -> Result<Roaring, CapacityError> {
         self.edit_range(range, Edit::Keep)
     }
 
     /// The buffer of this set plus every value of `range`. Costs O(containers
     /// touched): full containers are emitted as one run each.
-    pub fn fill(&self, range: impl RangeBounds<u64>) -> Result<Vec<u8>, CapacityError> {
+    pub fn fill(&self, range: impl RangeBounds<u64>) -> Result<Roaring, CapacityError> {
         self.edit_range(range, Edit::Fill)
     }
 
     /// The buffer of this set minus every value of `range`.
-    pub fn clear(&self, range: impl RangeBounds<u64>) -> Result<Vec<u8>, CapacityError> {
+    pub fn clear(&self, range: impl RangeBounds<u64>) -> Result<Roaring, CapacityError> {
         self.edit_range(range, Edit::Clear)
     }
 
     /// The buffer of this set with membership of every value of `range` flipped.
-    pub fn flip(&self, range: impl RangeBounds<u64>) -> Result<Vec<u8>, CapacityError> {
+    pub fn flip(&self, range: impl RangeBounds<u64>) -> Result<Roaring, CapacityError> {
         self.edit_range(range, Edit::Flip)
     }
 
@@ -87,12 +88,12 @@ impl RoaringView<'_> {
         &self,
         range: impl RangeBounds<u64>,
         edit: Edit,
-    ) -> Result<Vec<u8>, CapacityError> {
+    ) -> Result<Roaring, CapacityError> {
         let n = self.container_count();
         let Some((first, last)) = inclusive_bounds(range) else {
             return Ok(match edit {
-                Edit::Keep => crate::builder::empty(),
-                _ => self.as_bytes().to_vec(),
+                Edit::Keep => Roaring::new(),
+                _ => self.to_roaring(),
             });
         };
         let dir = self.directory();
@@ -167,6 +168,6 @@ impl RoaringView<'_> {
                 w.push_container(key, c);
             }
         }
-        w.into_vec()
+        w.into_roaring()
     }
 }

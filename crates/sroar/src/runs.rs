@@ -182,7 +182,7 @@ mod tests {
         sets.push((0..9000).map(|v| v * 2).chain(65535..65540).collect());
         for set in &sets {
             let values: Vec<u64> = set.iter().copied().collect();
-            let bytes = crate::from_sorted(&values).unwrap();
+            let bytes = crate::builder::from_sorted(&values).unwrap();
             let view = RoaringView::from_bytes(&bytes).unwrap();
             let runs: Vec<(u64, u64)> = view.runs().collect();
             assert_eq!(runs, model_runs(set), "{} values", set.len());
@@ -193,9 +193,9 @@ mod tests {
     #[test]
     fn from_runs_merges_adjacent_runs_and_refuses_huge_results() {
         let a = from_runs(&[(1, 3), (4, 4), (65535, 65536), (u64::MAX, u64::MAX)]).unwrap();
-        let b = crate::from_sorted(&[1, 2, 3, 4, 65535, 65536, u64::MAX]).unwrap();
+        let b = crate::builder::from_sorted(&[1, 2, 3, 4, 65535, 65536, u64::MAX]).unwrap();
         assert_eq!(a, b);
-        assert_eq!(from_runs(&[]).unwrap(), crate::empty());
+        assert_eq!(from_runs(&[]).unwrap(), crate::builder::empty());
         assert!(from_runs(&[(0, u64::MAX)]).is_err());
     }
 }

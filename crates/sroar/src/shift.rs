@@ -2,6 +2,7 @@
 
 use crate::container::bitmap::WORDS;
 use crate::format::directory::KEY_LIMIT;
+use crate::owned::Roaring;
 use crate::view::RoaringView;
 use crate::writer::{CapacityError, Writer};
 
@@ -39,12 +40,12 @@ impl RoaringView<'_> {
     /// The buffer of this set with `delta` added to every value; values that leave
     /// `0..=u64::MAX` are dropped. When `delta` is a multiple of 65536 the containers
     /// move verbatim; otherwise each one splits across two keys.
-    pub fn shift(&self, delta: i128) -> Result<Vec<u8>, CapacityError> {
+    pub fn shift(&self, delta: i128) -> Result<Roaring, CapacityError> {
         if delta == 0 {
-            return Ok(self.as_bytes().to_vec());
+            return Ok(self.to_roaring());
         }
         if delta.unsigned_abs() > u128::from(u64::MAX) {
-            return Ok(crate::builder::empty());
+            return Ok(Roaring::new());
         }
         let dk = delta.div_euclid(1 << 16);
         let s = delta.rem_euclid(1 << 16) as u32;
@@ -57,7 +58,7 @@ impl RoaringView<'_> {
                     w.push_container(nk as u64, c);
                 }
             }
-            return w.into_vec();
+            return w.into_roaring();
         }
         let mut src = [0u64; WORDS];
         let mut lo = [0u64; WORDS];
@@ -90,13 +91,14 @@ impl RoaringView<'_> {
         if let Some(k) = carry_key {
             push_if_in_range(&mut w, k, &carry);
         }
-        w.into_vec()
+        w.into_roaring()
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::{from_sorted, RoaringView};
+    use crate::builder::from_sorted;
+    use crate::RoaringView;
 
     #[test]
     fn shifts() {

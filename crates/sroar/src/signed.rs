@@ -10,6 +10,7 @@
 //! ([`from_portable_signed`](crate::from_portable_signed)).
 
 use crate::builder::from_sorted;
+use crate::owned::Roaring;
 use crate::view::RoaringView;
 use crate::writer::{CapacityError, Writer};
 
@@ -39,11 +40,10 @@ pub fn to_signed_bits(values: &mut [u64]) {
 /// Builds the buffer of a set of signed values given in any order, with duplicates.
 ///
 /// ```
-/// use sroar::{from_signed, to_signed, RoaringView};
+/// use sroar::{to_signed, Roaring};
 ///
-/// let bytes = from_signed([5, -1, 5, i64::MIN]).unwrap();
-/// let view = RoaringView::from_bytes(&bytes).unwrap();
-/// let back: Vec<i64> = view.iter().map(to_signed).collect();
+/// let set = Roaring::from_signed([5, -1, 5, i64::MIN]).unwrap();
+/// let back: Vec<i64> = set.iter().map(to_signed).collect();
 /// assert_eq!(back, [i64::MIN, -1, 5]);
 /// ```
 pub fn from_signed(values: impl IntoIterator<Item = i64>) -> Result<Vec<u8>, CapacityError> {
@@ -60,7 +60,7 @@ const KEY_TOP: u64 = 1 << 47;
 
 impl RoaringView<'_> {
     /// The buffer of `{ v ^ 2^63 : v in self }`.
-    pub fn toggle_top_bit(&self) -> Result<Vec<u8>, CapacityError> {
+    pub fn toggle_top_bit(&self) -> Result<Roaring, CapacityError> {
         let n = self.container_count();
         let split = self.directory().lower_bound(KEY_TOP);
         let mut w = Writer::with_capacity(n, self.as_bytes().len());
@@ -68,14 +68,15 @@ impl RoaringView<'_> {
             let (key, c) = self.container(i);
             w.push_container(key ^ KEY_TOP, c);
         }
-        w.into_vec()
+        w.into_roaring()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{from_sorted, RoaringView};
+    use crate::builder::from_sorted;
+    use crate::RoaringView;
 
     #[test]
     fn order_is_preserved_at_the_edges() {
@@ -115,7 +116,7 @@ mod tests {
             let mut expected: Vec<u64> = values.iter().map(|v| v ^ (1 << 63)).collect();
             expected.sort_unstable();
             assert_eq!(toggled, from_sorted(&expected).unwrap(), "{values:?}");
-            let back = RoaringView::from_bytes(&toggled)
+            let back = RoaringView::from_bytes(toggled.as_bytes())
                 .unwrap()
                 .toggle_top_bit()
                 .unwrap();

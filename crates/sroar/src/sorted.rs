@@ -131,7 +131,8 @@ impl Encode for SortedValues<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{from_sorted, RoaringView};
+    use crate::builder::from_sorted;
+    use crate::RoaringView;
 
     fn encode(values: &[u64]) -> Vec<u8> {
         let s = SortedValues::new(values).expect("strictly ascending");

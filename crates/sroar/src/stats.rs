@@ -68,7 +68,8 @@ impl RoaringView<'_> {
 
 #[cfg(test)]
 mod tests {
-    use crate::{from_values, RoaringView};
+    use crate::builder::from_values;
+    use crate::RoaringView;
 
     #[test]
     fn counts_each_kind() {

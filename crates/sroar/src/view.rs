@@ -65,6 +65,11 @@ impl<'a> RoaringView<'a> {
         self.bytes
     }
 
+    /// An owned copy of the set (its bytes are canonical already).
+    pub fn to_roaring(&self) -> crate::Roaring {
+        crate::owned::Roaring::from_canonical(self.bytes.to_vec())
+    }
+
     /// What the header says: the cardinality, the number of containers, min and
     /// max.
     pub fn header(&self) -> Header {

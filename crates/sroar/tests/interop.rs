@@ -4,11 +4,11 @@
 
 mod common;
 
+use common::door::portable::{from_portable, to_portable};
 use common::{build, model, Model};
 use croaring::{Bitmap64, Portable, Treemap};
 use proptest::prelude::*;
 use roaring::RoaringTreemap;
-use sroar::portable::{from_portable, to_portable};
 use sroar::RoaringView;
 
 fn values(m: &Model) -> Vec<u64> {

@@ -2,10 +2,13 @@
 //! (PostgreSQL's cancel works this way). Its own test binary, because the hook is
 //! process-wide.
 
+mod common;
+
 use std::cell::Cell;
 use std::panic::catch_unwind;
 
-use sroar::{from_range, ops, RoaringView};
+use common::door::{from_range, ops};
+use sroar::RoaringView;
 
 thread_local! {
     static CALLS: Cell<u64> = const { Cell::new(0) };

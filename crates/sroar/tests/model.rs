@@ -4,9 +4,10 @@ mod common;
 
 use std::ops::Bound;
 
+use common::door::{from_range, from_unsorted, from_values};
 use common::{assert_encodes, build, model, probes, Model, ANCHORS};
 use proptest::prelude::*;
-use sroar::{from_range, from_unsorted, from_values, RoaringView};
+use sroar::RoaringView;
 
 /// Probes: the given ones, the set's extremes and neighbours of some members.
 fn all_probes(m: &Model, probes: &[u64]) -> Vec<u64> {
@@ -464,7 +465,7 @@ fn huge_ranges_are_per_container() {
     let small = build(&[3u64, 1 << 37, u64::MAX].into_iter().collect());
     let s = RoaringView::from_bytes(&small).unwrap();
     let filled = s.fill(0..1 << 36).unwrap();
-    let f = RoaringView::from_bytes(&filled).unwrap();
+    let f = filled.view();
     assert_eq!(f.len(), (1 << 36) + 2);
     assert!(f.contains_range(0..1 << 36));
     assert!(!f.contains(1 << 36));
@@ -474,7 +475,7 @@ fn huge_ranges_are_per_container() {
     );
 
     let flipped = s.flip(1..1 << 34).unwrap();
-    let fl = RoaringView::from_bytes(&flipped).unwrap();
+    let fl = flipped.view();
     assert_eq!(fl.len(), (1 << 34) - 1 - 1 + 2);
     assert!(!fl.contains(3) && fl.contains(4) && fl.contains(2) && !fl.contains(0));
     assert_eq!(fl.flip(1..1 << 34).unwrap(), small);

@@ -4,16 +4,18 @@
 //! Every produced buffer must validate, hold the model's values, and be
 //! byte-for-byte the buffer built from the model (canonical form).
 
+mod common;
+
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Mutex;
 
+use common::door::{from_sorted, ops};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::{Config, TestRunner};
-use sroar::kernels::{available_tiers, set_tier, Tier};
-use sroar::ops::{self, AndAccumulator, OrAccumulator, XorAccumulator};
-use sroar::{from_sorted, Kind, RoaringView, Writer};
+use sroar::simd::{available_tiers, set_tier, Tier};
+use sroar::{Accumulator, Kind, RoaringView, SetOp, Writer};
 
 type Model = BTreeSet<u64>;
 
@@ -422,11 +424,12 @@ fn check_many(models: &[Model]) {
     assert_encodes(&finish(ops::or_many(&views)), &or_m, "or_many");
     assert_encodes(&finish(ops::and_many(&views)), &and_m, "and_many");
 
-    let mut or_acc = OrAccumulator::new();
-    let mut and_acc = AndAccumulator::new();
-    let mut xor_acc = XorAccumulator::new();
+    let mut or_acc = Accumulator::new(SetOp::Or);
+    let mut and_acc = Accumulator::new(SetOp::And);
+    let mut xor_acc = Accumulator::new(SetOp::Xor);
+    // `is_settled` is the intersection's "empty, and no later input can change it".
     assert!(
-        !and_acc.is_empty(),
+        !and_acc.is_settled(),
         "no input yet is not an empty intersection"
     );
     for v in &views {
@@ -435,14 +438,14 @@ fn check_many(models: &[Model]) {
         xor_acc.add(*v);
     }
     assert_eq!(
-        and_acc.is_empty(),
+        and_acc.is_settled(),
         !models.is_empty() && and_m.is_empty(),
         "AndAccumulator::is_empty"
     );
-    if and_acc.is_empty() {
+    if and_acc.is_settled() {
         // Callers stop early here: no further input can revive the intersection.
         and_acc.add(views[0]);
-        assert!(and_acc.is_empty(), "AndAccumulator grew after emptying");
+        assert!(and_acc.is_settled(), "AndAccumulator grew after emptying");
     }
     assert_encodes(&finish(or_acc.finish()), &or_m, "OrAccumulator");
     assert_encodes(&finish(and_acc.finish()), &and_m, "AndAccumulator");
@@ -468,7 +471,7 @@ fn for_each_tier(name: &str, mut f: impl FnMut(Tier)) {
             println!("{name}: tier {t} skipped (not supported by this CPU)");
         }
     }
-    sroar::kernels::dispatch::reset_tier();
+    sroar::simd::reset_tier();
 }
 
 fn run<S: Strategy>(tier: Tier, cases: u32, strategy: S, test: impl Fn(S::Value)) {

@@ -3,13 +3,16 @@
 
 mod common;
 
+use common::door::portable::{
+    from_portable, from_portable_writer, looks_like_portable, portable_len, to_portable,
+    write_portable_into,
+};
+use common::door::spec::{
+    portable_kind, NO_OFFSET_THRESHOLD, SERIAL_COOKIE, SERIAL_COOKIE_NO_RUNCONTAINER,
+};
 use common::{build, model, Model};
 use proptest::prelude::*;
-use sroar::portable::{
-    from_portable, from_portable_writer, looks_like_portable, portable_kind, portable_len,
-    to_portable, write_portable_into, PortableError, NO_OFFSET_THRESHOLD, SERIAL_COOKIE,
-    SERIAL_COOKIE_NO_RUNCONTAINER,
-};
+use sroar::PortableError;
 use sroar::{Kind, RoaringView};
 
 // ---- a small independent encoder, for inputs of any container kind ----
@@ -583,7 +586,7 @@ fn sniff() {
     let mut bad = one.clone();
     bad[12] ^= 0x10;
     assert!(!looks_like_portable(&bad));
-    assert!(!looks_like_portable(&sroar::empty()));
+    assert!(!looks_like_portable(&common::door::empty()));
     assert!(!looks_like_portable(&build(&model_of(0..100_000))));
 }
 

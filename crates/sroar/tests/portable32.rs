@@ -4,15 +4,16 @@
 //! unsigned 32-bit ones (or as the signed integers they equal), and bad bytes
 //! refused without a panic.
 
+mod common;
+
 use std::collections::BTreeSet;
 
+use common::door::from_sorted;
+use common::door::portable::{from_portable32_writer, portable32_len, write_portable32_into};
 use croaring::{Bitmap, Portable};
 use proptest::prelude::*;
 use roaring::RoaringBitmap;
-use sroar::{
-    from_portable32_writer, from_sorted, portable32_len, to_signed, to_stored,
-    write_portable32_into, RoaringView,
-};
+use sroar::{to_signed, to_stored, RoaringView};
 
 type Model = BTreeSet<u32>;
 

@@ -44,13 +44,13 @@ fn edges_round_trip() {
         .into_iter()
         .collect();
     check(edges.into_bytes());
-    check(sroar::empty());
-    check(sroar::from_range(0..200_000).unwrap());
+    check(common::door::empty());
+    check(common::door::from_range(0..200_000).unwrap());
 }
 
 #[test]
 fn invalid_bytes_are_refused() {
-    let good = sroar::from_sorted(&[1, 2, 3]).unwrap();
+    let good = common::door::from_sorted(&[1, 2, 3]).unwrap();
     let mut bad = good.clone();
     bad[0] ^= 0xff;
     let json = serde_json::to_string(&serde_bytes_as_json(&bad)).unwrap();

@@ -91,7 +91,9 @@ impl Graph {
 
 /// The native roaring64 bytes of a set of uids (int8 values, stored sign-toggled).
 fn native(uids: &[u32]) -> Vec<u8> {
-    sroar::from_signed(uids.iter().map(|&u| i64::from(u))).expect("a follow set fits")
+    sroar::Roaring::from_signed(uids.iter().map(|&u| i64::from(u)))
+        .expect("a follow set fits")
+        .into()
 }
 
 const COPY_HEADER: &[u8] = b"PGCOPY\n\xff\r\n\0\0\0\0\0\0\0\0\0";

@@ -32,7 +32,11 @@ impl SplitMix64 {
 pub fn sroar_buffers(bitmaps: &[Vec<u64>]) -> Vec<Vec<u8>> {
     bitmaps
         .iter()
-        .map(|values| sroar::from_sorted(values).expect("dataset bitmap fits a buffer"))
+        .map(|values| {
+            sroar::Roaring::from_sorted(values)
+                .map(Vec::from)
+                .expect("dataset bitmap fits a buffer")
+        })
         .collect()
 }
 

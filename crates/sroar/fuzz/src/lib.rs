@@ -5,7 +5,7 @@
 //! - [`input`]: how `view_ops` splits one fuzz input into parameters and buffers;
 //! - [`view`]: every query and every producing operation of one valid view, each
 //!   output validated and tied to the input by identities;
-//! - [`pair`]: the set algebra of `sroar::ops` on two or more valid views;
+//! - [`pair`]: the set algebra on two or more valid views;
 //! - [`portable`]: import of arbitrary bytes as the standard portable format;
 //! - [`structured`]: value sets built from `arbitrary`, encoded, then mutated;
 //! - [`seeds`]: valid buffers of every container kind, for the seed corpora.
@@ -13,6 +13,11 @@
 //! A failed check panics with a message that names the operation and its argument;
 //! libFuzzer records the input as a crash.
 
+/// The free-function forms the checks are written in, over the public API only
+/// (shared with the crate's integration tests).
+#[allow(dead_code, reason = "the checks use some of the door's forms")]
+#[path = "../../tests/common/door.rs"]
+pub mod door;
 pub mod input;
 pub mod pair;
 pub mod portable;
@@ -27,9 +32,12 @@ use sroar::{CapacityError, RoaringView};
 /// # Panics
 /// If the operation failed or its output does not validate.
 #[track_caller]
-pub fn valid(out: Result<Vec<u8>, CapacityError>, what: &dyn core::fmt::Display) -> Vec<u8> {
-    let out = match out {
-        Ok(out) => out,
+pub fn valid<B: Into<Vec<u8>>>(
+    out: Result<B, CapacityError>,
+    what: &dyn core::fmt::Display,
+) -> Vec<u8> {
+    let out: Vec<u8> = match out {
+        Ok(out) => out.into(),
         Err(e) => panic!("{what}: unexpected {e}"),
     };
     if let Err(e) = RoaringView::from_bytes(&out) {

@@ -8,7 +8,8 @@
 
 use core::cmp::Ordering;
 
-use sroar::{empty, ops, CapacityError, RoaringView, Writer};
+use crate::door::{empty, ops};
+use sroar::{Accumulator, CapacityError, RoaringView, SetOp, Writer};
 
 use crate::view::MODEL_MAX;
 use crate::{valid, view};
@@ -192,9 +193,9 @@ pub fn check_many(views: &[RoaringView<'_>]) {
     let and_many = finish(ops::and_many(views), &"and_many");
     assert!(and_many == and, "and_many != folded and");
 
-    let mut acc = ops::OrAccumulator::new();
-    let mut x = ops::XorAccumulator::new();
-    let mut n = ops::AndAccumulator::new();
+    let mut acc = Accumulator::new(SetOp::Or);
+    let mut x = Accumulator::new(SetOp::Xor);
+    let mut n = Accumulator::new(SetOp::And);
     for v in views {
         acc.add(*v);
         x.add(*v);

@@ -1,7 +1,9 @@
 //! Valid buffers for the seed corpora: every container kind, at the edges of the
 //! u64 line and of the key space.
 
-use sroar::{from_range, from_values, to_portable, RoaringView};
+use crate::door::portable::to_portable;
+use crate::door::{from_range, from_values};
+use sroar::RoaringView;
 
 use crate::input::{self, PARAMS};
 

@@ -6,8 +6,9 @@
 //! often than random bytes do. A mutated buffer that still validates must be the
 //! canonical encoding of its values, and gets every check of the `view_ops` target.
 
+use crate::door::from_sorted;
 use arbitrary::Arbitrary;
-use sroar::{from_sorted, RoaringView};
+use sroar::RoaringView;
 
 use crate::input::PARAMS;
 use crate::view::{self, MODEL_MAX};

@@ -329,7 +329,7 @@ pub fn words_count_runs(words: &[u64; WORDS]) -> u32 {
 }
 
 /// Appends the set positions, ascending, to `out`.
-#[cfg(any(test, feature = "internals"))]
+#[cfg(feature = "internals")]
 pub fn words_lows(words: &[u64; WORDS], out: &mut Vec<u16>) {
     for (i, &w) in words.iter().enumerate() {
         let mut w = w;

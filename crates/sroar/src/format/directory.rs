@@ -375,7 +375,7 @@ mod tests {
                 for n in 0..70u64 {
                     let keys: Vec<u64> = (0..n).map(|k| base + k * spread).collect();
                     let values: Vec<u64> = keys.iter().map(|k| k << 16 | 9).collect();
-                    let bytes = crate::from_sorted(&values).unwrap();
+                    let bytes = crate::builder::from_sorted(&values).unwrap();
                     let dir = RoaringView::from_bytes(&bytes).unwrap().directory();
                     for (i, &k) in keys.iter().enumerate() {
                         assert_eq!(dir.key(i), k);
@@ -404,7 +404,7 @@ mod tests {
         let values: Vec<u64> = (0..n)
             .flat_map(|k| (0..1 + k % 3).map(move |j| k << 16 | j))
             .collect();
-        let bytes = crate::from_sorted(&values).unwrap();
+        let bytes = crate::builder::from_sorted(&values).unwrap();
         let view = RoaringView::from_bytes(&bytes).unwrap();
         let dir = view.directory();
         let n = n as usize;

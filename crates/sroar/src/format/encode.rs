@@ -287,16 +287,16 @@ impl<'a> Encoder<'a> {
 /// A set ready to be written as a canonical buffer.
 ///
 /// ```
-/// use sroar::{from_sorted, Encode, OrAccumulator, RoaringView};
+/// use sroar::{Accumulator, Encode, Roaring, SetOp};
 ///
 /// fn write(set: &mut impl Encode) -> Vec<u8> {
 ///     let mut out = vec![0u8; set.encoded_len().unwrap()];
 ///     set.write_into(&mut out).unwrap();
 ///     out
 /// }
-/// let mut acc = OrAccumulator::new();
+/// let mut acc = Accumulator::new(SetOp::Or);
 /// acc.insert(3);
-/// assert_eq!(write(&mut acc), from_sorted(&[3]).unwrap());
+/// assert_eq!(write(&mut acc), Roaring::from_sorted(&[3]).unwrap());
 /// ```
 pub trait Encode {
     /// Length of the canonical buffer. It may count and cache what
@@ -339,10 +339,10 @@ mod tests {
         e.container(2, 3, Kind::Run, 4).copy_from_slice(&[7, 0, 2, 0]);
         let v = RoaringView::from_bytes(&out).expect("valid");
         assert_eq!(v.iter().collect::<Vec<_>>(), [1, 5, 2 << 16 | 7, 2 << 16 | 8, 2 << 16 | 9]);
-        assert_eq!(out, crate::from_sorted(&[1, 5, 2 << 16 | 7, 2 << 16 | 8, 2 << 16 | 9]).unwrap());
+        assert_eq!(out, crate::builder::from_sorted(&[1, 5, 2 << 16 | 7, 2 << 16 | 8, 2 << 16 | 9]).unwrap());
         let empty = Layout::new().plan();
         let mut out = vec![0u8; empty.len().unwrap()];
         Encoder::new(&mut out, &empty).unwrap();
-        assert_eq!(out, crate::empty());
+        assert_eq!(out, crate::builder::empty());
     }
 }

@@ -71,7 +71,7 @@ pub fn edges(words: &[u64; WORDS], out: &mut Vec<u16>) {
 
 /// Appends the maximal runs `(start, len - 1)` of set bits to `out` (through
 /// [`edges`]).
-#[cfg(any(test, feature = "internals"))]
+#[cfg(feature = "internals")]
 pub fn to_runs(words: &[u64; WORDS], out: &mut Vec<(u16, u16)>) {
     let mut e = Vec::new();
     edges(words, &mut e);
@@ -83,7 +83,7 @@ pub fn to_runs(words: &[u64; WORDS], out: &mut Vec<(u16, u16)>) {
 }
 
 /// Sets the bits `start..=end_inclusive` (both `< 65536`, `start <= end`).
-#[cfg(any(test, feature = "internals"))]
+#[cfg(feature = "internals")]
 #[inline]
 pub fn set_range(words: &mut [u64; WORDS], start: u32, end_inclusive: u32) {
     scalar::set_range(words, start, end_inclusive)
@@ -102,7 +102,7 @@ pub fn flip_range(words: &mut [u64; WORDS], start: u32, end_inclusive: u32) {
 }
 
 /// Number of set bits in `start..=end_inclusive`.
-#[cfg(any(test, feature = "internals"))]
+#[cfg(feature = "internals")]
 #[inline]
 pub fn range_count(words: &[u64; WORDS], start: u32, end_inclusive: u32) -> u32 {
     scalar::range_count(words, start, end_inclusive)

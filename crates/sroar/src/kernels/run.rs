@@ -473,7 +473,7 @@ pub fn set_into(runs: &[[u8; 4]], words: &mut [u64; WORDS]) {
 }
 
 /// Whether `low` is inside some run (binary search).
-#[cfg(any(test, feature = "internals"))]
+#[cfg(feature = "internals")]
 pub fn contains(runs: &[[u8; 4]], low: u16) -> bool {
     let low = low as u32;
     // Number of runs starting at or before `low`.
@@ -484,7 +484,7 @@ pub fn contains(runs: &[[u8; 4]], low: u16) -> bool {
 /// The cardinality of `runs` if it is a valid stored run list: each run ends at
 /// or before 65535, and starts at least 2 past the end of the one before (so
 /// runs are sorted, apart, and maximal); `None` otherwise.
-#[cfg(any(test, feature = "internals"))]
+#[cfg(feature = "internals")]
 #[inline]
 pub fn checked_card(runs: &[[u8; 4]]) -> Option<u32> {
     (super::dispatch::kernels().run_checked_card)(runs)
@@ -492,7 +492,7 @@ pub fn checked_card(runs: &[[u8; 4]]) -> Option<u32> {
 
 
 /// Number of values in the runs.
-#[cfg(any(test, feature = "internals"))]
+#[cfg(feature = "internals")]
 pub fn card(runs: &[[u8; 4]]) -> u32 {
     runs.iter()
         .map(|r| u16::from_le_bytes([r[2], r[3]]) as u32 + 1)

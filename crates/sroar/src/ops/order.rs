@@ -5,24 +5,10 @@ use core::cmp::Ordering;
 use crate::container::{ArrayIter, BitmapView, Container, RunView};
 use crate::view::RoaringView;
 
-/// Whether `a` and `b` hold the same values.
-///
-/// Byte equality suffices: the format is canonical (FORMAT.md, "Canonical form").
-/// Every set has exactly one valid encoding — the container kind is a function of
-/// the cardinality and the run count, payloads are packed in key order, empty
-/// containers are forbidden and the header is determined by the values — and a
-/// [`RoaringView`] only opens valid buffers. So the bytes are equal exactly when
-/// the sets are, and a hash of the bytes is a hash of the set. (A view opened with
-/// `from_bytes_unchecked` over a non-canonical buffer breaks this, as it breaks
-/// every other query.)
-#[inline]
-pub fn eq(a: RoaringView<'_>, b: RoaringView<'_>) -> bool {
-    a.as_bytes() == b.as_bytes()
-}
-
 /// The total order of the ascending value sequences, compared lexicographically
 /// with a proper prefix first — the order of sorted `int8[]` arrays (with values
-/// read as unsigned). Consistent with [`eq`].
+/// read as unsigned). Consistent with `==` on views, which compares bytes: the format is canonical,
+/// so the bytes are equal exactly when the sets are.
 ///
 /// Whole identical containers — same directory entry (key and cardinality), same
 /// kind and same payload bytes — are skipped without decoding; only the first

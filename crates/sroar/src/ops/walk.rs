@@ -128,7 +128,7 @@ pub(crate) fn seek(dir: &Directory<'_>, from: usize, key: u64) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::from_sorted;
+    use crate::builder::from_sorted;
 
     #[test]
     fn seek_is_a_lower_bound_from_any_start() {

@@ -19,7 +19,7 @@
 //! values is an array, more is a bitmap.
 //!
 //! # Container kinds on export
-//! [`to_portable`] stores each container in the kind the reference implementations
+//! [`RoaringView::to_portable`](crate::RoaringView::to_portable) stores each container in the kind the reference implementations
 //! pick after run optimization ([`portable_kind`]), so its output is byte-identical to
 //! CRoaring's `roaring64_bitmap_run_optimize` + `roaring64_bitmap_portable_serialize`
 //! and to roaring-rs's `RoaringTreemap::optimize` + `serialize_into` for a set built
@@ -32,35 +32,32 @@
 //! # Signed values
 //! A database's `bigint` set is stored sign-toggled ([`to_stored`](crate::to_stored)),
 //! while the portable bytes other systems keep for it hold each value's 64-bit
-//! pattern (pg_roaringbitmap's `roaringbitmap64` does so). [`from_portable_signed`]
-//! and [`write_portable_signed_into`] convert between the two directly, in one pass:
+//! pattern (pg_roaringbitmap's `roaringbitmap64` does so). [`PortableFormat::Signed64`]
+//! converts between the two directly, in one pass:
 //! toggling the sign bit rotates the portable buckets (those of negative values
 //! come first once stored) and relabels them, and keeps every container as it is.
 //!
 //! # Import
-//! [`from_portable`] checks everything (layout, order, cardinalities, offsets, trailing
+//! [`Writer::from_portable`](crate::Writer::from_portable) checks everything (layout, order, cardinalities, offsets, trailing
 //! bytes), returns a [`PortableError`] naming the byte where the input went wrong, and
 //! never panics. Containers of any kind are accepted and stored canonically.
 //!
 //! ```
-//! use sroar::{from_portable, from_sorted, looks_like_portable, to_portable, RoaringView};
+//! use sroar::{looks_like_portable, PortableFormat, Roaring};
 //!
-//! let ours = from_sorted(&[1, 2, 3, 1 << 40]).unwrap();
-//! let portable = to_portable(&RoaringView::from_bytes(&ours).unwrap());
-//! assert!(looks_like_portable(&portable) && !looks_like_portable(&ours));
-//! assert_eq!(from_portable(&portable).unwrap(), ours);
+//! let ours = Roaring::from_sorted(&[1, 2, 3, 1 << 40]).unwrap();
+//! let portable = ours.view().to_portable(PortableFormat::Unsigned64).unwrap();
+//! assert!(looks_like_portable(&portable) && !looks_like_portable(ours.as_bytes()));
+//! assert_eq!(Roaring::from_portable(&portable, PortableFormat::Unsigned64).unwrap(), ours);
 //! ```
 
 mod error;
+mod format;
 mod read;
 mod write;
 
 pub use error::PortableError;
-pub use read::{from_portable, from_portable32_writer, from_portable_signed, from_portable_writer};
-pub use write::{
-    portable32_len, portable_len, to_portable, to_portable_signed, write_portable32_into, write_portable_into,
-    write_portable_signed_into,
-};
+pub use format::PortableFormat;
 
 use crate::container::bitmap::BITMAP_BYTES;
 use crate::container::{Kind, ARRAY_MAX};
@@ -161,8 +158,10 @@ pub fn looks_like_portable(bytes: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::view::RoaringView;
     use crate::container::canonical_kind;
+    use crate::view::RoaringView;
+    use crate::writer::Writer;
+    use PortableFormat::{Signed64 as I64, Unsigned64 as U64};
 
     #[test]
     fn portable_rule_against_canonical() {
@@ -208,17 +207,17 @@ mod tests {
         big.extend((0..5000).map(|k| (k << 33) - (1 << 60)));
         for values in cases.iter().copied().chain([&big[..]]) {
             let stored: std::vec::Vec<u64> = values.iter().map(|&v| crate::to_stored(v)).collect();
-            let ours = crate::from_unsorted(&stored).unwrap();
+            let ours = crate::builder::from_unsorted(&stored).unwrap();
             let view = RoaringView::from_bytes(&ours).unwrap();
             let patterns: std::vec::Vec<u64> = values.iter().map(|&v| v as u64).collect();
-            let theirs = crate::from_unsorted(&patterns).unwrap();
-            let expected = to_portable(&RoaringView::from_bytes(&theirs).unwrap());
-            assert_eq!(to_portable_signed(&view), expected, "{} values", values.len());
-            assert_eq!(portable_len(&view), expected.len());
+            let theirs = crate::builder::from_unsorted(&patterns).unwrap();
+            let expected = RoaringView::from_bytes(&theirs).unwrap().to_portable(U64).unwrap();
+            assert_eq!(view.to_portable(I64).unwrap(), expected, "{} values", values.len());
+            assert_eq!(view.portable_len(I64), Some(expected.len()));
             let mut out = vec![0u8; expected.len()];
-            write_portable_signed_into(&view, &mut out);
+            view.write_portable_into(I64, &mut out);
             assert_eq!(out, expected);
-            let back = from_portable_signed(&expected).unwrap().into_vec().unwrap();
+            let back = Writer::from_portable(&expected, I64).unwrap().into_vec().unwrap();
             assert_eq!(back, ours, "{} values", values.len());
         }
     }
@@ -226,28 +225,28 @@ mod tests {
     #[test]
     fn signed_import_reports_errors_as_the_plain_one() {
         let stored: std::vec::Vec<u64> = [-3i64, 5, 1 << 40].iter().map(|&v| crate::to_stored(v)).collect();
-        let view_bytes = crate::from_sorted(&stored).unwrap();
-        let good = to_portable_signed(&RoaringView::from_bytes(&view_bytes).unwrap());
+        let view_bytes = crate::builder::from_sorted(&stored).unwrap();
+        let good = RoaringView::from_bytes(&view_bytes).unwrap().to_portable(I64).unwrap();
         for cut in 0..good.len() {
             let bad = &good[..cut];
             assert_eq!(
-                from_portable_signed(bad).err(),
-                from_portable_writer(bad).err(),
+                Writer::from_portable(bad, I64).err(),
+                Writer::from_portable(bad, U64).err(),
                 "truncated to {cut}"
             );
         }
         let mut extra = good.clone();
         extra.push(0);
-        assert!(from_portable_signed(&extra).is_err());
+        assert!(Writer::from_portable(&extra, I64).is_err());
     }
 
     #[test]
     fn empty() {
-        let b = crate::empty();
+        let b = crate::builder::empty();
         let v = RoaringView::from_bytes(&b).unwrap();
-        assert_eq!(to_portable(&v), [0; 8]);
+        assert_eq!(v.to_portable(U64).unwrap(), [0; 8]);
         assert!(looks_like_portable(&[0; 8]));
         assert!(!looks_like_portable(&b));
-        assert_eq!(from_portable(&[0; 8]).unwrap(), b);
+        assert_eq!(Writer::from_portable(&[0; 8], U64).unwrap().into_vec().unwrap(), b);
     }
 }

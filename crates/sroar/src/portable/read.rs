@@ -364,10 +364,4 @@ fn read_run(
     Ok(())
 }
 
-/// Reads a standard 64-bit portable roaring bitmap (from CRoaring, roaring-rs, Java,
-/// Go, ...) into a canonical sroar buffer. Strict: anything but exactly one valid
-/// portable bitmap is an error; never panics.
-pub fn from_portable(bytes: &[u8]) -> Result<Vec<u8>, PortableError> {
-    Ok(from_portable_writer(bytes)?.into_vec()?)
-}
 

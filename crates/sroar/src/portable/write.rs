@@ -260,18 +260,3 @@ fn put_payload(o: &mut Out<'_>, c: &Container<'_>, p: &Plan) {
     }
 }
 
-/// The portable encoding of `view` (see the module documentation).
-pub fn to_portable(view: &RoaringView<'_>) -> Vec<u8> {
-    let mut out = vec![0u8; portable_len(view)];
-    write_unchecked(view, &mut out, false);
-    out
-}
-
-/// The portable encoding of `view`'s values taken as signed ones (see
-/// [`write_portable_signed_into`]).
-pub fn to_portable_signed(view: &RoaringView<'_>) -> Vec<u8> {
-    let mut out = vec![0u8; portable_len(view)];
-    write_unchecked(view, &mut out, true);
-    out
-}
-

@@ -425,6 +425,11 @@ impl Writer {
         }
     }
 
+    /// The encoded set, owned.
+    pub fn into_roaring(self) -> Result<crate::Roaring, CapacityError> {
+        self.into_vec().map(crate::owned::Roaring::from_canonical)
+    }
+
     /// The encoded buffer. When the directory fits the room reserved by
     /// [`Writer::with_capacity`] (always, unless more containers were pushed than
     /// announced), this is the writer's own buffer: the payloads are not copied.

@@ -66,7 +66,7 @@ fn empty_containers_are_skipped() {
     w.push_bitmap(2, &[0; WORDS]);
     w.push_runs(3, &[]);
     assert!(w.is_empty());
-    assert_eq!(w.into_vec().unwrap(), crate::empty());
+    assert_eq!(w.into_vec().unwrap(), crate::builder::empty());
 }
 
 #[test]

@@ -4,7 +4,10 @@
 use std::collections::BTreeSet;
 
 use proptest::prelude::*;
-use sroar::{from_sorted, RoaringView};
+use sroar::RoaringView;
+
+pub mod door;
+use door::from_sorted;
 
 pub type Model = BTreeSet<u64>;
 
@@ -156,8 +159,10 @@ pub fn build(m: &Model) -> Vec<u8> {
     from_sorted(&v).expect("model sets are small")
 }
 
-/// Asserts that `bytes` validates and is exactly the encoding of `m`.
-pub fn assert_encodes(bytes: &[u8], m: &Model, what: &str) {
+/// Asserts that `bytes` (a buffer, or an owned set) validates and is exactly the
+/// encoding of `m`.
+pub fn assert_encodes<B: AsRef<[u8]> + ?Sized>(bytes: &B, m: &Model, what: &str) {
+    let bytes = bytes.as_ref();
     if let Err(e) = RoaringView::from_bytes(bytes) {
         panic!("{what}: output does not validate: {e}");
     }

@@ -19,11 +19,11 @@ pub enum BitOp {
 
 impl BitOp {
     /// All operations.
-    #[cfg(any(test, feature = "internals"))]
+    #[cfg(feature = "internals")]
     pub const ALL: [BitOp; 4] = [BitOp::And, BitOp::Or, BitOp::Xor, BitOp::AndNot];
 
     /// Applies the operation to one pair of words.
-    #[cfg(any(test, feature = "internals"))]
+    #[cfg(feature = "internals")]
     #[inline(always)]
     pub fn apply(self, a: u64, b: u64) -> u64 {
         match self {
@@ -203,7 +203,7 @@ pub fn flip_range(words: &mut [u64; WORDS], start: u32, end: u32) {
 }
 
 /// Number of set bits in `start..=end`.
-#[cfg(any(test, feature = "internals"))]
+#[cfg(feature = "internals")]
 pub fn range_count(words: &[u64; WORDS], start: u32, end: u32) -> u32 {
     assert!(start <= end && end < 65536, "bad range {start}..={end}");
     let (ws, we) = ((start >> 6) as usize, (end >> 6) as usize);

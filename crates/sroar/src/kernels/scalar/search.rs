@@ -2,7 +2,7 @@
 //! reference every SIMD tier is tested against, and the fallback of short inputs.
 
 /// Index of the first element `>= x`.
-#[cfg(any(test, feature = "internals"))]
+#[cfg(feature = "internals")]
 pub fn lower_bound_u16(array: &[[u8; 2]], x: u16) -> usize {
     let mut base = 0usize;
     let mut n = array.len();

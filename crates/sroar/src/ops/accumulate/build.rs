@@ -29,12 +29,12 @@ const SPARSE_PER_CONTAINER: u64 = 8;
 /// Streaming build of a set from values in any order, with duplicates: `insert`
 /// values (and `add` whole sets), then size the result with
 /// [`encoded_len`](Self::encoded_len) and write it with
-/// [`write_into`](Self::write_into).
+/// [`write_into`](Self::write_into). The union behind `Accumulator::new(SetOp::Or)`:
 ///
 /// ```
-/// use sroar::{ops::BuildAccumulator, RoaringView};
+/// use sroar::{Accumulator, Encode, RoaringView, SetOp};
 ///
-/// let mut acc = BuildAccumulator::new();
+/// let mut acc = Accumulator::new(SetOp::Or);
 /// for v in [7, 1 << 40, 7, 3] {
 ///     acc.insert(v);
 /// }
@@ -239,7 +239,7 @@ mod tests {
         }
         assert_eq!(acc.len(), model.len() as u64);
         let bytes = encode(&mut acc);
-        let expected = crate::from_sorted(&model.iter().copied().collect::<std::vec::Vec<_>>());
+        let expected = crate::builder::from_sorted(&model.iter().copied().collect::<std::vec::Vec<_>>());
         assert_eq!(bytes, expected.unwrap());
         assert_eq!(acc.finish().into_vec().unwrap(), bytes);
     }
@@ -266,7 +266,7 @@ mod tests {
                     .map(|k| (1 << 40) + 3 * k + i as u64 % 3)
                     .collect(),
             };
-            let bytes = crate::from_unsorted(&set).unwrap();
+            let bytes = crate::builder::from_unsorted(&set).unwrap();
             acc.add(RoaringView::from_bytes(&bytes).unwrap());
             model.extend(set);
             if i % 7 == 0 {
@@ -275,7 +275,7 @@ mod tests {
             }
         }
         assert_eq!(acc.len(), model.len() as u64);
-        let expected = crate::from_sorted(&model.iter().copied().collect::<std::vec::Vec<_>>());
+        let expected = crate::builder::from_sorted(&model.iter().copied().collect::<std::vec::Vec<_>>());
         assert_eq!(encode(&mut acc), expected.unwrap());
     }
 
@@ -283,22 +283,22 @@ mod tests {
     fn small_sets_stay_in_the_buffer_and_sets_merge() {
         let mut acc = BuildAccumulator::new();
         assert!(acc.is_empty());
-        assert_eq!(encode(&mut acc), crate::empty());
+        assert_eq!(encode(&mut acc), crate::builder::empty());
         for v in [5, 0, 5, 1 << 16] {
             acc.insert(v);
         }
         assert!(acc.store.is_empty());
         assert_eq!(
             encode(&mut acc),
-            crate::from_sorted(&[0, 5, 1 << 16]).unwrap()
+            crate::builder::from_sorted(&[0, 5, 1 << 16]).unwrap()
         );
-        let other = crate::from_sorted(&[1, 5, u64::MAX]).unwrap();
+        let other = crate::builder::from_sorted(&[1, 5, u64::MAX]).unwrap();
         acc.add(RoaringView::from_bytes(&other).unwrap());
         acc.insert(2);
         assert_eq!(acc.len(), 6);
         assert_eq!(
             encode(&mut acc),
-            crate::from_sorted(&[0, 1, 2, 5, 1 << 16, u64::MAX]).unwrap()
+            crate::builder::from_sorted(&[0, 1, 2, 5, 1 << 16, u64::MAX]).unwrap()
         );
     }
 }

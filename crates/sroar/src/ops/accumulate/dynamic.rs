@@ -34,22 +34,24 @@ impl SetOp {
 /// state allocated through `A`.
 ///
 /// ```
-/// use sroar::{from_sorted, Accumulator, Encode, RoaringView, SetOp};
+/// use sroar::{Accumulator, Encode, Roaring, SetOp};
 ///
-/// let (x, y) = (from_sorted(&[1, 2, 3]).unwrap(), from_sorted(&[2, 3, 4]).unwrap());
+/// let (x, y) = (Roaring::from_sorted(&[1, 2, 3]).unwrap(), Roaring::from_sorted(&[2, 3, 4]).unwrap());
 /// let mut acc = Accumulator::new(SetOp::And);
-/// acc.add(RoaringView::from_bytes(&x).unwrap());
-/// acc.add(RoaringView::from_bytes(&y).unwrap());
+/// acc.add(x.view());
+/// acc.add(y.view());
 /// assert_eq!(acc.len(), 2);
 /// let mut out = vec![0; acc.encoded_len().unwrap()];
 /// acc.write_into(&mut out).unwrap();
-/// assert_eq!(out, from_sorted(&[2, 3]).unwrap());
+/// assert_eq!(out, Roaring::from_sorted(&[2, 3]).unwrap());
 /// ```
 #[derive(Clone, Debug)]
 pub enum Accumulator<A: Allocator + Clone = Global> {
     /// A union (values and small sets buffered, dense sets in containers).
     Or(BuildAccumulator<A>),
+    /// An intersection, settled once it is empty.
     And(AndAccumulator<A>),
+    /// A symmetric difference.
     Xor(XorAccumulator<A>),
 }
 
@@ -117,6 +119,15 @@ impl<A: Allocator + Clone> Accumulator<A> {
     /// True when the current result is empty.
     pub fn is_empty(&mut self) -> bool {
         self.len() == 0
+    }
+
+    /// The current result, as an unfinished [`Writer`] (allocated globally).
+    pub fn finish(self) -> Writer {
+        match self {
+            Accumulator::Or(a) => a.finish(),
+            Accumulator::And(a) => a.finish(),
+            Accumulator::Xor(a) => a.finish(),
+        }
     }
 }
 

@@ -27,5 +27,7 @@ mod xor;
 pub use and::AndAccumulator;
 pub use build::BuildAccumulator;
 pub use dynamic::{Accumulator, SetOp};
-pub use or::OrAccumulator;
 pub use xor::XorAccumulator;
+
+#[cfg(test)]
+mod tests;

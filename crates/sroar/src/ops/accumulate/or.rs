@@ -1,36 +1,23 @@
 //! Streaming union over the container store.
 
 use allocator_api2::alloc::{Allocator, Global};
-use allocator_api2::vec::Vec;
 
-use super::scratch::{Acc, FULL, UNKNOWN};
+use super::scratch::{Acc, FULL};
 use super::store::{Entry, Store};
 use crate::view::RoaringView;
 use crate::writer::{CapacityError, Writer};
 
 /// Streaming union: `add` views and `insert` values in any order, then size the
 /// output with [`encoded_len`](Self::encoded_len) and write it with
-/// [`write_into`](Self::write_into), or [`finish`](Self::finish).
-///
-/// ```
-/// use sroar::{from_sorted, ops::OrAccumulator, RoaringView};
-///
-/// let (x, y) = (from_sorted(&[1, 2]).unwrap(), from_sorted(&[2, 1 << 40]).unwrap());
-/// let mut acc = OrAccumulator::new();
-/// acc.add(RoaringView::from_bytes(&x).unwrap());
-/// acc.add(RoaringView::from_bytes(&y).unwrap());
-/// acc.insert(7);
-/// assert_eq!(acc.len(), 4);
-/// let mut out = vec![0; acc.encoded_len().unwrap()];
-/// acc.write_into(&mut out).unwrap();
-/// assert_eq!(RoaringView::from_bytes(&out).unwrap().iter().collect::<Vec<_>>(), [1, 2, 7, 1 << 40]);
-/// assert_eq!(acc.finish().into_vec().unwrap(), out);
-/// ```
+/// [`write_into`](Self::write_into), or [`finish`](Self::finish). The store of
+/// `BuildAccumulator`, which users reach as `Accumulator::new(SetOp::Or)`; its unit
+/// tests are in `tests.rs` beside it.
 #[derive(Clone, Debug)]
 pub struct OrAccumulator<A: Allocator + Clone = Global> {
     store: Store<A>,
     /// The key and slot `insert` touched last, to skip the lookup for the next
     /// value of the same container (slots are never removed here).
+    #[cfg(test)]
     last: Option<(u64, u32)>,
 }
 
@@ -52,6 +39,7 @@ impl<A: Allocator + Clone> OrAccumulator<A> {
     pub fn new_in(alloc: A) -> Self {
         OrAccumulator {
             store: Store::new_in(alloc),
+            #[cfg(test)]
             last: None,
         }
     }
@@ -62,7 +50,9 @@ impl<A: Allocator + Clone> OrAccumulator<A> {
         self.store.add(v, Entry::or);
     }
 
-    /// Adds `value`; true when it was not there yet.
+    /// Adds `value`; true when it was not there yet. (Values reach a union through
+    /// `BuildAccumulator`, which buffers them; this path is the unit tests'.)
+    #[cfg(test)]
     pub fn insert(&mut self, value: u64) -> bool {
         let (key, lo) = (value >> 16, value as u16);
         let i = match self.last {
@@ -70,7 +60,7 @@ impl<A: Allocator + Clone> OrAccumulator<A> {
             _ => match self.store.index.get(&key) {
                 Some(&i) => i,
                 None => {
-                    let mut l = Vec::with_capacity_in(4, self.store.alloc.clone());
+                    let mut l = allocator_api2::vec::Vec::with_capacity_in(4, self.store.alloc.clone());
                     l.push(lo.to_le_bytes());
                     let i = self.store.push(key, Acc::Lows(l), 1, true);
                     self.last = Some((key, i));
@@ -84,8 +74,8 @@ impl<A: Allocator + Clone> OrAccumulator<A> {
         if !e.acc.insert(lo) {
             return false;
         }
-        e.runs = UNKNOWN;
-        if e.card != UNKNOWN {
+        e.runs = super::scratch::UNKNOWN;
+        if e.card != super::scratch::UNKNOWN {
             e.card += 1;
         }
         self.store.summary = None;
@@ -130,6 +120,7 @@ impl<A: Allocator + Clone> OrAccumulator<A> {
     }
 
     /// Number of containers accumulated so far.
+    #[cfg(test)]
     pub fn container_count(&self) -> usize {
         self.store.slots.len()
     }

@@ -184,6 +184,7 @@ impl<A: Allocator + Clone> Acc<A> {
     }
 
     /// Adds `v`; true when it was not there.
+    #[cfg(test)]
     pub(crate) fn insert(&mut self, v: u16) -> bool {
         if let Acc::Lows(l) = self {
             match l.binary_search_by(|&e| low(e).cmp(&v)) {

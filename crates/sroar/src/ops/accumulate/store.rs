@@ -247,11 +247,6 @@ macro_rules! shared_methods {
             self.store.len()
         }
 
-        /// The allocator the state lives in.
-        pub fn allocator(&self) -> &A {
-            &self.store.alloc
-        }
-
         /// Length of the canonical encoding of the current result. Counts each
         /// container changed since the last call (values and runs) and sorts the
         /// keys if new ones came, then caches all that until the next change.

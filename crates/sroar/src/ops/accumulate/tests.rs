@@ -1,4 +1,4 @@
-//! The streaming accumulators with a caller's allocator: every allocation of the
+//! Unit tests of the streaming accumulators with a caller's allocator: every allocation of the
 //! state goes through it (none through the global allocator), all of it is freed
 //! on drop, and the results equal a `BTreeSet<u64>` model and `finish()` byte for
 //! byte.
@@ -18,8 +18,11 @@ use std::sync::Arc;
 
 use allocator_api2::alloc::{AllocError, Allocator};
 use proptest::prelude::*;
-use sroar::ops::{AndAccumulator, OrAccumulator, XorAccumulator};
-use sroar::{from_sorted, RoaringView};
+use super::or::OrAccumulator;
+use super::{AndAccumulator, XorAccumulator};
+use crate::builder::{empty, from_sorted};
+use crate::view::RoaringView;
+use crate::writer::{CapacityError, Writer};
 
 type Model = BTreeSet<u64>;
 
@@ -78,7 +81,7 @@ fn global_allocs<R>(f: impl FnOnce() -> R) -> (R, usize) {
     // The process's first kernel call picks the SIMD tier once, reading
     // `SROAR_SIMD` (which allocates when the variable is set): not the
     // accumulator's doing, so it must not land inside a measurement.
-    sroar::kernels::tier();
+    crate::kernels::tier();
     GLOBAL_ALLOCS.with(|c| c.set(0));
     MEASURING.with(|m| m.set(true));
     let r = f();
@@ -207,9 +210,9 @@ fn bytes_of(m: &Model) -> Vec<u8> {
 /// The part of the API every accumulator has.
 trait Acc: Clone {
     fn len(&self) -> u64;
-    fn encoded_len(&mut self) -> Result<usize, sroar::CapacityError>;
-    fn write_into(&self, out: &mut [u8]) -> Result<(), sroar::CapacityError>;
-    fn finish(self) -> sroar::Writer;
+    fn encoded_len(&mut self) -> Result<usize, CapacityError>;
+    fn write_into(&self, out: &mut [u8]) -> Result<(), CapacityError>;
+    fn finish(self) -> Writer;
 }
 
 macro_rules! impl_acc {
@@ -218,13 +221,13 @@ macro_rules! impl_acc {
             fn len(&self) -> u64 {
                 $t::len(self)
             }
-            fn encoded_len(&mut self) -> Result<usize, sroar::CapacityError> {
+            fn encoded_len(&mut self) -> Result<usize, CapacityError> {
                 $t::encoded_len(self)
             }
-            fn write_into(&self, out: &mut [u8]) -> Result<(), sroar::CapacityError> {
+            fn write_into(&self, out: &mut [u8]) -> Result<(), CapacityError> {
                 $t::write_into(self, out)
             }
-            fn finish(self) -> sroar::Writer {
+            fn finish(self) -> Writer {
                 $t::finish(self)
             }
         }
@@ -487,7 +490,7 @@ fn encoded_len_is_recomputed_after_a_change() {
     x.add(RoaringView::from_bytes(&a).unwrap());
     assert_eq!(x.encoded_len().unwrap(), a.len());
     x.add(RoaringView::from_bytes(&a).unwrap());
-    assert_eq!(x.encoded_len().unwrap(), sroar::empty().len());
+    assert_eq!(x.encoded_len().unwrap(), empty().len());
     assert!(x.is_empty());
     check(x, &alloc, 0, &Model::new());
 
@@ -515,7 +518,7 @@ fn and_before_any_input_and_after_emptying() {
     let mut n = AndAccumulator::new();
     assert!(!n.is_empty());
     assert_eq!(n.len(), 0);
-    assert_eq!(n.encoded_len().unwrap(), sroar::empty().len());
+    assert_eq!(n.encoded_len().unwrap(), empty().len());
     let a = bytes_of(&(0..5).collect());
     let b = bytes_of(&(10..15).collect());
     n.add(RoaringView::from_bytes(&a).unwrap());
@@ -524,7 +527,7 @@ fn and_before_any_input_and_after_emptying() {
     assert!(n.is_empty());
     n.add(RoaringView::from_bytes(&a).unwrap());
     assert!(n.is_empty());
-    assert_eq!(n.finish().into_vec().unwrap(), sroar::empty());
+    assert_eq!(n.finish().into_vec().unwrap(), empty());
 }
 
 #[test]
