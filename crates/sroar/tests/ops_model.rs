@@ -11,6 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Mutex;
 
 use common::door::{from_sorted, ops};
+use common::Piece;
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::{Config, TestRunner};
@@ -154,30 +155,15 @@ fn thin(lows: &BTreeSet<u16>, seed: u64, mode: u8) -> BTreeSet<u16> {
 }
 
 /// `len` consecutive values from `ANCHORS[anchor] + off` (clamped to the line):
-/// long spans cross container boundaries and fill whole containers.
-#[derive(Clone, Debug)]
-struct Span {
-    anchor: usize,
-    off: i64,
-    len: u64,
-}
-
-impl Span {
-    fn add_to(&self, m: &mut Model) {
-        let s = (i128::from(ANCHORS[self.anchor]) + i128::from(self.off))
-            .clamp(0, i128::from(u64::MAX));
-        let s = s as u64;
-        m.extend(s..=s.saturating_add(self.len - 1));
-    }
-}
-
-fn span() -> impl Strategy<Value = Span> {
+/// long spans cross container boundaries and fill whole containers. A run of the
+/// shared generator (`common::pieces`).
+fn span() -> impl Strategy<Value = Piece> {
     (
         0..ANCHORS.len(),
-        prop_oneof![-70i64..70, -140_000i64..140_000],
-        prop_oneof![1..20u64, 1000..70_000u64],
+        prop_oneof![-70i32..70, -140_000i32..140_000],
+        prop_oneof![1..20u32, 1000..70_000u32],
     )
-        .prop_map(|(anchor, off, len)| Span { anchor, off, len })
+        .prop_map(|(anchor, off, len)| Piece::Run { anchor, off, len })
 }
 
 /// Two sets described key by key, so that they share keys with every pair of
@@ -185,8 +171,8 @@ fn span() -> impl Strategy<Value = Span> {
 #[derive(Clone, Debug)]
 struct PairSpec {
     keys: Vec<(usize, Option<Shape>, Rel)>,
-    spans_a: Vec<Span>,
-    spans_b: Vec<Span>,
+    spans_a: Vec<Piece>,
+    spans_b: Vec<Piece>,
 }
 
 fn put(m: &mut Model, key: u64, lows: &BTreeSet<u16>) {
@@ -210,10 +196,14 @@ impl PairSpec {
             put(&mut b, key, &lb);
         }
         for s in &self.spans_a {
-            s.add_to(&mut a);
+            s.for_each_value(&ANCHORS, |v| {
+                a.insert(v);
+            });
         }
         for s in &self.spans_b {
-            s.add_to(&mut b);
+            s.for_each_value(&ANCHORS, |v| {
+                b.insert(v);
+            });
         }
         (a, b)
     }

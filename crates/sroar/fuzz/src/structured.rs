@@ -7,7 +7,7 @@
 //! canonical encoding of its values, and gets every check of the `view_ops` target.
 
 use crate::door::from_sorted;
-use arbitrary::Arbitrary;
+use arbitrary::{Arbitrary, Unstructured};
 use sroar::RoaringView;
 
 use crate::input::PARAMS;
@@ -27,30 +27,44 @@ const ANCHORS: [u64; 7] = [
 /// Most values one case builds.
 const VALUES_MAX: usize = 1 << 16;
 
-/// One part of a set.
-#[derive(Arbitrary, Clone, Debug)]
-pub enum Piece {
-    /// A few values near an anchor.
-    Sparse { anchor: u8, offs: Vec<i32> },
-    /// `len` consecutive values.
-    Run { anchor: u8, off: i32, len: u16 },
-    /// All 65536 values of one container.
-    Full { anchor: u8, dkey: i8 },
-    /// `count` pseudo-random lows of one container (> 4096 makes a bitmap).
-    Dense {
-        anchor: u8,
-        dkey: i8,
-        count: u16,
-        seed: u64,
-    },
-    /// `runs` runs of `run_len` values `gap` apart, in one container.
-    Pattern {
-        anchor: u8,
-        dkey: i8,
-        run_len: u8,
-        gap: u8,
-        runs: u16,
-    },
+/// The parts of a set: the generator the crate's integration tests draw from too.
+#[path = "../../tests/common/pieces.rs"]
+pub mod pieces;
+use pieces::Piece;
+
+/// A piece decoded from fuzz bytes: the kind, then its fields.
+impl<'a> Arbitrary<'a> for Piece {
+    fn arbitrary(u: &mut Unstructured<'a>) -> arbitrary::Result<Self> {
+        let anchor = usize::from(u.arbitrary::<u8>()?);
+        Ok(match u.int_in_range(0..=4u8)? {
+            0 => Piece::Sparse {
+                anchor,
+                offs: u.arbitrary()?,
+            },
+            1 => Piece::Run {
+                anchor,
+                off: u.arbitrary()?,
+                len: u32::from(u.arbitrary::<u16>()?) + 1,
+            },
+            2 => Piece::Full {
+                anchor,
+                dkey: u.arbitrary()?,
+            },
+            3 => Piece::Dense {
+                anchor,
+                dkey: u.arbitrary()?,
+                count: u.arbitrary()?,
+                seed: u.arbitrary()?,
+            },
+            _ => Piece::Pattern {
+                anchor,
+                dkey: u.arbitrary()?,
+                run_len: u16::from(u.arbitrary::<u8>()?) + 1,
+                gap: u16::from(u.arbitrary::<u8>()?),
+                runs: u.arbitrary()?,
+            },
+        })
+    }
 }
 
 /// One edit of the encoded bytes.
@@ -72,70 +86,6 @@ pub struct Case {
     pub pieces: Vec<Piece>,
     pub edits: Vec<Edit>,
     pub params: [u64; PARAMS],
-}
-
-fn anchor(a: u8) -> u64 {
-    ANCHORS[usize::from(a) % ANCHORS.len()]
-}
-
-fn place(a: u8, off: i64) -> u64 {
-    (i128::from(anchor(a)) + i128::from(off)).clamp(0, i128::from(u64::MAX)) as u64
-}
-
-fn key_of(a: u8, dkey: i8) -> u64 {
-    ((anchor(a) >> 16) as i64 + i64::from(dkey)).clamp(0, (1 << 48) - 1) as u64
-}
-
-impl Piece {
-    fn push_values(&self, out: &mut Vec<u64>) {
-        match *self {
-            Piece::Sparse { anchor, ref offs } => {
-                out.extend(offs.iter().map(|&o| place(anchor, i64::from(o))));
-            }
-            Piece::Run { anchor, off, len } => {
-                let start = place(anchor, i64::from(off));
-                let end = start.saturating_add(u64::from(len));
-                out.extend(start..=end);
-            }
-            Piece::Full { anchor, dkey } => {
-                let high = key_of(anchor, dkey) << 16;
-                out.extend(high..=high | 0xFFFF);
-            }
-            Piece::Dense {
-                anchor,
-                dkey,
-                count,
-                seed,
-            } => {
-                let high = key_of(anchor, dkey) << 16;
-                let mut s = seed | 1;
-                for _ in 0..count {
-                    s ^= s << 13;
-                    s ^= s >> 7;
-                    s ^= s << 17;
-                    out.push(high | (s & 0xFFFF));
-                }
-            }
-            Piece::Pattern {
-                anchor,
-                dkey,
-                run_len,
-                gap,
-                runs,
-            } => {
-                let high = key_of(anchor, dkey) << 16;
-                let step = u64::from(run_len) + u64::from(gap) + 1;
-                for r in 0..u64::from(runs) {
-                    let s = r * step;
-                    if s > 0xFFFF {
-                        break;
-                    }
-                    let e = (s + u64::from(run_len)).min(0xFFFF);
-                    out.extend((s..=e).map(|low| high | low));
-                }
-            }
-        }
-    }
 }
 
 impl Edit {
@@ -182,7 +132,7 @@ fn header_len(bytes: &[u8]) -> usize {
 pub fn check(case: &Case) {
     let mut values = Vec::new();
     for p in &case.pieces {
-        p.push_values(&mut values);
+        p.for_each_value(&ANCHORS, |v| values.push(v));
         if values.len() > VALUES_MAX {
             return;
         }

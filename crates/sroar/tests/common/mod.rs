@@ -7,6 +7,7 @@ use proptest::prelude::*;
 use sroar::RoaringView;
 
 pub mod door;
+pub mod pieces;
 use door::from_sorted;
 
 pub type Model = BTreeSet<u64>;
@@ -14,96 +15,18 @@ pub type Model = BTreeSet<u64>;
 /// Values near which sets cluster.
 pub const ANCHORS: [u64; 6] = [0, 1 << 16, 1 << 32, 1 << 48, u64::MAX - (1 << 20), u64::MAX];
 
-/// One part of a generated set.
-#[derive(Clone, Debug)]
-pub enum Piece {
-    /// A few scattered values near an anchor.
-    Sparse { anchor: usize, offs: Vec<i32> },
-    /// `len` consecutive values.
-    Run { anchor: usize, off: i32, len: u32 },
-    /// All 65536 values of one container.
-    Full { anchor: usize, dkey: i8 },
-    /// `count` random lows of one container (> 4096 makes a bitmap).
-    Dense {
-        anchor: usize,
-        dkey: i8,
-        count: u16,
-        seed: u64,
-    },
-    /// Runs of `run_len` values separated by `gap` missing values, in one container.
-    Pattern {
-        anchor: usize,
-        dkey: i8,
-        run_len: u16,
-        gap: u16,
-        runs: u16,
-    },
-}
+pub use pieces::Piece;
 
+/// The value `off` away from anchor `anchor`.
 pub fn place(anchor: usize, off: i64) -> u64 {
-    (i128::from(ANCHORS[anchor]) + i128::from(off)).clamp(0, i128::from(u64::MAX)) as u64
+    pieces::place(&ANCHORS, anchor, off)
 }
 
-fn key_of(anchor: usize, dkey: i8) -> u64 {
-    ((ANCHORS[anchor] >> 16) as i64 + i64::from(dkey)).clamp(0, (1 << 48) - 1) as u64
-}
-
-fn xorshift(s: &mut u64) -> u64 {
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    *s
-}
-
-impl Piece {
-    pub fn add_to(&self, m: &mut Model) {
-        match *self {
-            Piece::Sparse { anchor, ref offs } => {
-                m.extend(offs.iter().map(|&o| place(anchor, i64::from(o))));
-            }
-            Piece::Run { anchor, off, len } => {
-                let s = place(anchor, i64::from(off));
-                let e = s.saturating_add(u64::from(len) - 1);
-                m.extend(s..=e);
-            }
-            Piece::Full { anchor, dkey } => {
-                let k = key_of(anchor, dkey) << 16;
-                m.extend(k..=k + 0xFFFF);
-            }
-            Piece::Dense {
-                anchor,
-                dkey,
-                count,
-                seed,
-            } => {
-                let k = key_of(anchor, dkey) << 16;
-                let mut s = seed | 1;
-                for _ in 0..count {
-                    m.insert(k | (xorshift(&mut s) & 0xFFFF));
-                }
-            }
-            Piece::Pattern {
-                anchor,
-                dkey,
-                run_len,
-                gap,
-                runs,
-            } => {
-                let k = key_of(anchor, dkey) << 16;
-                let mut v = 0u64;
-                for _ in 0..runs {
-                    for _ in 0..run_len {
-                        if v > 0xFFFF {
-                            return;
-                        }
-                        m.insert(k | v);
-                        v += 1;
-                    }
-                    v += u64::from(gap);
-                }
-            }
-        }
-    }
+/// Adds the values of `piece` to `m`.
+pub fn add_to(piece: &Piece, m: &mut Model) {
+    piece.for_each_value(&ANCHORS, |v| {
+        m.insert(v);
+    });
 }
 
 pub fn anchor() -> impl Strategy<Value = usize> {
@@ -139,7 +62,7 @@ pub fn model() -> impl Strategy<Value = Model> {
     prop::collection::vec(piece(), 0..5).prop_map(|pieces| {
         let mut m = Model::new();
         for p in &pieces {
-            p.add_to(&mut m);
+            add_to(p, &mut m);
         }
         m
     })
