@@ -146,15 +146,10 @@ fn query_keys(view: RoaringView<'_>, strategy: i16) -> (Vec<u64>, Vec<KeyInfo>) 
     (keys, info)
 }
 
-/// The keys as int8 values.
-fn signed(keys: &[u64]) -> Vec<i64> {
-    keys.iter().map(|&k| int8::to_i64(k)).collect()
-}
-
 /// extractValue(roaring64, internal int32 *nkeys, internal bool **nullFlags)
 #[sql_fn]
 fn roaring64_gin_extract_value(r: Stored, nkeys: OutArg<i32>) -> GinKeys {
-    GinKeys::new(&signed(&value_keys(r.view())), &nkeys)
+    GinKeys::new(value_keys(r.view()).into_iter().map(int8::to_i64), &nkeys)
 }
 
 /// extractQuery(query, internal int32 *nkeys, int2 strategy, internal bool **pmatch,
@@ -186,7 +181,7 @@ fn roaring64_gin_extract_query(
         OVERLAP | CONTAINS | EQUAL | CONTAINS_ELEMENT => search_mode::DEFAULT,
         other => errors::invalid_parameter(format!("unknown roaring64 GIN strategy {other}")),
     };
-    let out = GinKeys::new(&signed(&keys), &nkeys);
+    let out = GinKeys::new(keys.iter().map(|&k| int8::to_i64(k)), &nkeys);
     if !info.is_empty() {
         // Every key's extra data points at the whole plan: consistent reads it from
         // the first one.

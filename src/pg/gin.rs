@@ -14,19 +14,24 @@ use super::entry::{Arg, Call, FromArg, IntoRet};
 use super::value::Value;
 use crate::errors;
 
-/// A palloc'd array of `values.len()` copies.
-fn palloc_copy<T: Copy>(values: &[T]) -> *mut T {
-    let bytes = values.len().saturating_mul(size_of::<T>());
+/// A palloc'd array of `n` values of plain data, which `fill` must write whole.
+fn palloc_fill<T: Copy>(n: usize, fill: impl FnOnce(&mut [T])) -> *mut T {
+    let bytes = n.saturating_mul(size_of::<T>());
     if bytes > errors::MAX_VALUE_BYTES {
         errors::too_large(bytes as u64);
     }
-    // SAFETY: palloc returns `bytes` writable bytes (at least 1), 8-aligned, or
-    // raises an error; every element is written before anyone reads it.
+    // SAFETY: palloc returns `bytes` writable bytes (at least 1), 8-aligned, which
+    // suits every `T` used here; `fill` writes every element before anyone reads it.
     unsafe {
         let ptr = pg_sys::palloc(bytes.max(1)) as *mut T;
-        core::ptr::copy_nonoverlapping(values.as_ptr(), ptr, values.len());
+        fill(core::slice::from_raw_parts_mut(ptr, n));
         ptr
     }
+}
+
+/// A palloc'd array of `values.len()` copies.
+fn palloc_copy<T: Copy>(values: &[T]) -> *mut T {
+    palloc_fill(values.len(), |out| out.copy_from_slice(values))
 }
 
 /// A pointer GIN passes for the function to write through (`int32 *nkeys`,
@@ -51,12 +56,18 @@ impl<T> OutArg<T> {
 pub struct GinKeys(pg_sys::Datum);
 
 impl GinKeys {
-    /// The keys, with their count written to `nkeys`.
-    pub fn new(keys: &[i64], nkeys: &OutArg<i32>) -> GinKeys {
-        let n = i32::try_from(keys.len()).unwrap_or_else(|_| errors::too_large(keys.len() as u64));
-        let datums: Vec<pg_sys::Datum> = keys.iter().map(|&k| pg_sys::Datum::from(k)).collect();
+    /// The keys, written straight into GIN's array, with their count written to
+    /// `nkeys`.
+    pub fn new(keys: impl ExactSizeIterator<Item = i64>, nkeys: &OutArg<i32>) -> GinKeys {
+        let len = keys.len();
+        let n = i32::try_from(len).unwrap_or_else(|_| errors::too_large(len as u64));
+        let out = palloc_fill(len, |out: &mut [pg_sys::Datum]| {
+            for (d, k) in out.iter_mut().zip(keys) {
+                *d = pg_sys::Datum::from(k);
+            }
+        });
         nkeys.set(n);
-        GinKeys(pg_sys::Datum::from(palloc_copy(&datums)))
+        GinKeys(pg_sys::Datum::from(out))
     }
 }
 
