@@ -8,7 +8,7 @@
 
 use pgrx::pg_sys;
 use pgrx::varlena::set_varsize_4b;
-use sroar::{Accumulator, Encode, Writer};
+use sroar::{Encode, Writer};
 
 use super::entry::{Call, IntoRet};
 use crate::errors::{self, MAX_VALUE_BYTES};
@@ -19,8 +19,6 @@ pub enum RoaringOut {
     Writer(Writer),
     /// Already encoded by the core crate (copied once).
     Bytes(Vec<u8>),
-    /// A streaming result: sized and written straight into the result value.
-    Accumulator(Box<Accumulator>),
     /// The caller's own argument, returned as it came.
     Datum(pg_sys::Datum),
 }
@@ -28,12 +26,6 @@ pub enum RoaringOut {
 impl From<Writer> for RoaringOut {
     fn from(w: Writer) -> Self {
         RoaringOut::Writer(w)
-    }
-}
-
-impl From<Accumulator> for RoaringOut {
-    fn from(a: Accumulator) -> Self {
-        RoaringOut::Accumulator(Box::new(a))
     }
 }
 
@@ -74,7 +66,6 @@ impl RoaringOut {
         match self {
             RoaringOut::Writer(mut w) => palloc_value(&mut w),
             RoaringOut::Bytes(mut b) => palloc_value(&mut b),
-            RoaringOut::Accumulator(mut a) => palloc_value(&mut *a),
             RoaringOut::Datum(d) => d,
         }
     }
