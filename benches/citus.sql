@@ -1,6 +1,6 @@
 -- Distributed against local: the aggregates on a table distributed over two Citus
 -- workers (32 shards) and on the same rows in a plain table on the coordinator, with
--- the bytes a partial state takes on the wire. Run by `scripts/citus.sh bench`, which
+-- the bytes a partial state takes on the wire. Run by `scripts/citus.sh --bench`, which
 -- starts the cluster, loads this file and calls bench_run once per wire format.
 \set ON_ERROR_STOP 1
 SET citus.shard_count = 32;

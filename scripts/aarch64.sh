@@ -4,6 +4,7 @@
 #
 #   scripts/aarch64.sh                 install what is missing, check, run the tests
 #   scripts/aarch64.sh --install-only  only the Debian packages
+#   scripts/aarch64.sh --help          this text
 #
 # The toolchain is Debian's: rustup's x86-64 toolchain has no aarch64 standard library
 # offline, while `rustc-web` with `libstd-rust-web-dev:arm64` brings a matching pair
@@ -13,6 +14,7 @@
 # the build under target/aarch64 is reused.
 
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+parse_flags "--install-only" "$@"
 
 TARGET=aarch64-unknown-linux-gnu
 APT_PACKAGES=(rustc-web libstd-rust-web-dev:arm64 libc6:arm64 gcc-aarch64-linux-gnu libc6-dev-arm64-cross
@@ -32,7 +34,7 @@ install_aarch64_packages() {
 }
 
 install_aarch64_packages
-[ "${1:-}" = --install-only ] && exit 0
+[ -n "$flag_install_only" ] && exit 0
 
 cd "$ROOT"
 export RUSTC=/usr/bin/rustc

@@ -3,10 +3,13 @@
 # the workloads users run, side by side in one run, on a fresh throwaway cluster of
 # its own (as test.sh does). BENCHMARKS.md says what each workload measures.
 #
-#   scripts/bench.sh                 the full run (about an hour on 2 cores)
-#   scripts/bench.sh --smoke         every workload on small data (a few minutes; CI runs it)
-#   scripts/bench.sh [--smoke] --only aggregates,gin   some groups only
-#   scripts/bench.sh --publish       also copy the results to benches/results/
+#   scripts/bench.sh                  the full run (about 50 minutes on 2 cores)
+#   scripts/bench.sh --smoke          every workload on small data (about 2 minutes; CI runs it)
+#   scripts/bench.sh --only GROUP,... some groups only, with or without --smoke (the
+#                                     groups of BENCHMARKS.md; a wrong name lists them)
+#   scripts/bench.sh --reps N         time each query N times (default 5, 2 with --smoke)
+#   scripts/bench.sh --publish        also copy the results to benches/results/
+#   scripts/bench.sh --help           this text
 #
 # It installs what is missing (as setup.sh does), builds pg_roaringbitmap 1.2 from
 # ../shared/vendor when its tarball is there (scripts/pg_roaringbitmap.sh; without it
@@ -16,10 +19,12 @@
 
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-smoke=
-for a in "$@"; do
-    [ "$a" = --smoke ] && smoke=1
-done
+parse_flags "--smoke --only: --reps: --publish" "$@"
+runner_flags=()
+[ -n "$flag_smoke" ] && runner_flags+=(--smoke)
+[ -n "$flag_only" ] && runner_flags+=(--only "$flag_only")
+[ -n "$flag_reps" ] && runner_flags+=(--reps "$flag_reps")
+[ -n "$flag_publish" ] && runner_flags+=(--publish)
 
 install_prerequisites
 install_extension
@@ -32,7 +37,7 @@ say "Building the benchmark runner"
 DATA=$(cluster_dir .pgbench)
 stop_cluster "$DATA" 2>/dev/null || true
 PORT=${SROAR_PG_BENCH_PORT:-$(free_port 15434)}
-if [ -n "$smoke" ]; then
+if [ -n "$flag_smoke" ]; then
     MEM="shared_buffers = 256MB"
 else
     MEM="shared_buffers = 2GB"
@@ -54,4 +59,4 @@ pg "$PORT" -q -d postgres -c 'CREATE DATABASE sroar_bench'
 
 "$ROOT/target/release/sroar_bench" \
     --conn "host=127.0.0.1 port=$PORT user=postgres dbname=sroar_bench" \
-    --pgbin "$PGBIN" --out "$ROOT/target/bench" "$@"
+    --pgbin "$PGBIN" --out "$ROOT/target/bench" "${runner_flags[@]}"

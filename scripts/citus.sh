@@ -2,11 +2,12 @@
 # sroar_pg on Citus 13.2.2 (the newest Citus for PostgreSQL 15), built from
 # ../shared/vendor, on a coordinator and two workers on loopback:
 #
-#   scripts/citus.sh install   build and install Citus (skipped when installed)
-#   scripts/citus.sh test      the distributed suite: tests/citus/sql against
+#   scripts/citus.sh           build and install Citus (skipped when installed)
+#   scripts/citus.sh --test    then the distributed suite: tests/citus/sql against
 #                              tests/citus/expected, run by pg_regress on the coordinator
-#   scripts/citus.sh bench     distributed against local times, and the bytes partial
+#   scripts/citus.sh --bench   then distributed against local times, and the bytes partial
 #                              aggregate states take on the wire (benches/citus.sql)
+#   scripts/citus.sh --help    this text
 #
 # The build is cached under target/vendor/ (ignored): a second run only reinstalls it.
 # The three servers live under .pgtest/citus/ (ignored) on free ports from 15450, and
@@ -14,6 +15,7 @@
 # installed (scripts/test.sh does it first; alone, run scripts/setup.sh once).
 
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+parse_flags "--test --bench" "$@"
 
 VERSION=13.2.2
 VENDOR=${SROAR_VENDOR:-$ROOT/../shared/vendor}
@@ -128,18 +130,10 @@ run_bench() {
 PGXS=$($PG_CONFIG --pgxs)
 PG_REGRESS=$(dirname "$PGXS")/../test/regress/pg_regress
 
-case "${1:-install}" in
-install)
-    install_citus
-    ;;
-test | bench)
-    install_citus
+install_citus
+if [ -n "$flag_test" ] || [ -n "$flag_bench" ]; then
     trap stop_nodes EXIT
     start_nodes
-    if [ "$1" = test ]; then run_suite; else run_bench; fi
-    ;;
-*)
-    echo "usage: scripts/citus.sh [install|test|bench]" >&2
-    exit 2
-    ;;
-esac
+    if [ -n "$flag_test" ]; then run_suite; fi
+    if [ -n "$flag_bench" ]; then run_bench; fi
+fi

@@ -1,5 +1,6 @@
-# Shared by scripts/setup.sh and scripts/test.sh (sourced, not run): install what is
-# missing, build and install the extension, and run throwaway PostgreSQL clusters.
+# Shared by the scripts (sourced, not run; sourcing it does nothing but define): parse
+# their flags, install what is missing, build and install the extension, and run
+# throwaway PostgreSQL clusters.
 # Every step checks first and skips what is already done, so a second run is quick.
 
 set -euo pipefail
@@ -15,6 +16,64 @@ APT_PACKAGES=(postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR libclang-dev 
 unset RUST_BACKTRACE
 
 say() { printf '\n==> %s\n' "$*"; }
+
+# The calling script's usage: its header comment (every line after the shebang up to
+# the first line that is not a comment), so that the usage is written once.
+usage() {
+    sed -n '2,/^[^#]/{/^#/{s/^# \{0,1\}//;p}}' "$0"
+}
+
+# parse_flags SPEC ARGS...: the one command-line parser of the scripts, run before
+# anything is installed or built. SPEC lists the flags a script takes, a value-taking
+# one with a trailing ":" ("--smoke --only: --publish"). Each flag sets a variable
+# named after it (--only GROUPS or --only=GROUPS sets flag_only=GROUPS; --no-psql sets
+# flag_no_psql=1); flags not given are set empty. --help or -h prints the usage and
+# exits 0; an unknown flag, a bare word or a missing value prints it and exits 2.
+parse_flags() {
+    local spec=" $1 " f name value var
+    shift
+    for f in $spec; do
+        var=${f#--}
+        var=flag_${var%:}
+        printf -v "${var//-/_}" '%s' ''
+    done
+    while [ $# -gt 0 ]; do
+        case $1 in
+            -h | --help)
+                usage
+                exit 0
+                ;;
+            --*=*) name=${1%%=*} value=${1#*=} ;;
+            *) name=$1 value= ;;
+        esac
+        var=${name#--}
+        var=flag_${var//-/_}
+        if [[ $name == --* && $spec == *" $name: "* ]]; then
+            if [[ $1 != *=* ]]; then
+                if [ $# -lt 2 ]; then
+                    parse_error "$name needs a value"
+                fi
+                shift
+                value=$1
+            fi
+            printf -v "$var" '%s' "$value"
+        elif [[ $name == --* && $spec == *" $name "* && $1 != *=* ]]; then
+            printf -v "$var" '%s' 1
+        else
+            parse_error "unknown argument: $1"
+        fi
+        shift
+    done
+}
+
+parse_error() {
+    {
+        echo "$(basename "$0"): $1"
+        echo
+        usage
+    } >&2
+    exit 2
+}
 
 as_root() {
     if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
@@ -70,6 +129,22 @@ install_prerequisites() {
     install_packages
     install_cargo_pgrx
     check_lockfile
+}
+
+# The Python the client recipes and tests run on: a venv under target/ (ignored) with
+# psycopg 3 and pyroaring at pinned versions; kept between runs. Prints its python.
+PYTHON_PACKAGES=("psycopg[binary]==3.3.9" "pyroaring==1.2.0")
+python_env() {
+    local venv=$ROOT/target/venv stamp
+    stamp=$venv/.packages-$(echo "${PYTHON_PACKAGES[*]}" | md5sum | cut -c1-8)
+    if [ ! -f "$stamp" ]; then
+        say "Python venv for the client recipes: ${PYTHON_PACKAGES[*]}" >&2
+        rm -rf "$venv"
+        python3 -m venv "$venv" >&2
+        "$venv/bin/pip" install --quiet --disable-pip-version-check "${PYTHON_PACKAGES[@]}" >&2
+        touch "$stamp"
+    fi
+    echo "$venv/bin/python"
 }
 
 # Builds the release library and installs it (and the SQL script) into PostgreSQL 15.

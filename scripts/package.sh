@@ -2,13 +2,16 @@
 # Gathers the installed extension's files into DIR, as an image or a package needs
 # them (the Dockerfile's build stage):
 #
-#   scripts/package.sh DIR    DIR/lib: sroar_pg.so
-#                             DIR/extension: sroar_pg.control and the SQL scripts
+#   scripts/package.sh --out DIR   DIR/lib: sroar_pg.so
+#                                  DIR/extension: sroar_pg.control and the SQL scripts
+#   scripts/package.sh --help      this text
 #
 # Run after scripts/setup.sh (or install_extension); fails if a file is missing.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-DEST=${1:?usage: scripts/package.sh DIR}
+parse_flags "--out:" "$@"
+[ -n "$flag_out" ] || parse_error "--out DIR is required"
+DEST=$flag_out
 LIB=$($PG_CONFIG --pkglibdir)
 EXT=$($PG_CONFIG --sharedir)/extension
 VERSION=$(sed -n 's/^version = "\(.*\)"/\1/p' "$ROOT/Cargo.toml" | head -n 1)

@@ -5,11 +5,13 @@
 #
 #   scripts/pg_roaringbitmap.sh          build and install (skipped when installed)
 #   scripts/pg_roaringbitmap.sh --check  exit 0 when installed, 1 when not (no build)
+#   scripts/pg_roaringbitmap.sh --help   this text
 #
 # The build lives under target/vendor/ (ignored); PGXS takes a few seconds. Where the
 # vendor tarball is absent, it says so and exits 1: callers treat the peer as missing.
 
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+parse_flags "--check" "$@"
 
 VERSION=1.2.0
 TARBALL=${SROAR_VENDOR:-$ROOT/../shared/vendor}/pg_roaringbitmap-$VERSION.tar.gz
@@ -21,7 +23,7 @@ installed() {
         [ -f "$($PG_CONFIG --pkglibdir)/roaringbitmap.so" ]
 }
 
-if [ "${1:-}" = --check ]; then
+if [ -n "$flag_check" ]; then
     installed
     exit
 fi

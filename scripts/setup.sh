@@ -6,26 +6,23 @@
 #   scripts/setup.sh                 everything, then psql (or the psql command, without a terminal)
 #   scripts/setup.sh --no-psql       everything, then print the psql command
 #   scripts/setup.sh --install-only  packages, cargo-pgrx and the extension; no cluster (Dockerfile)
+#   scripts/setup.sh --help          this text
 #
 # Idempotent: what is installed is skipped and the build is reused.
 
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 PORT=${SROAR_PG_PORT:-15432}
-mode=${1:-}
+parse_flags "--no-psql --install-only" "$@"
+if [ -n "$flag_no_psql" ] && [ -n "$flag_install_only" ]; then
+    parse_error "--no-psql and --install-only do not go together"
+fi
 
-case "$mode" in
-    --install-only)
-        install_prerequisites
-        install_extension
-        exit 0
-        ;;
-    "" | --no-psql) ;;
-    *)
-        echo "usage: $0 [--no-psql | --install-only]" >&2
-        exit 2
-        ;;
-esac
+if [ -n "$flag_install_only" ]; then
+    install_prerequisites
+    install_extension
+    exit 0
+fi
 
 install_prerequisites
 install_extension
@@ -41,6 +38,6 @@ pg "$PORT" -d sroar_demo -f "$ROOT/examples/demo.sql"
 PSQL="$PGBIN/psql -h 127.0.0.1 -p $PORT -U postgres sroar_demo"
 say "Ready. Connect with:  $PSQL"
 echo "    The cluster keeps running; stop it with: runuser -u postgres -- $PGBIN/pg_ctl -D $DATA stop"
-if [ "$mode" != --no-psql ] && [ -t 0 ] && [ -t 1 ]; then
+if [ -z "$flag_no_psql" ] && [ -t 0 ] && [ -t 1 ]; then
     exec $PSQL
 fi

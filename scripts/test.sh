@@ -3,25 +3,32 @@
 # every test and exit non-zero if any fails:
 #   1. formatting and clippy (warnings are errors)
 #   2. crates/sroar: unit, property and interop tests through its public API, and its
-#      kernel tests (every SIMD tier, dispatch) behind it; the benchmark runner's unit tests
+#      kernel tests (every SIMD tier, dispatch) behind it; the benchmark runner's and the
+#      example's tests; every script's command line (tests/scripts/check.sh)
 #   3. crates/sroar's NEON tier: the crate's tests cross-compiled for aarch64 and run
 #      under qemu-aarch64 (scripts/aarch64.sh, which installs its packages); the fuzz
 #      targets' checks on their seed corpora
 #   4. the extension's in-process tests (cargo pgrx test, #[pg_test])
 #   5. the SQL regression suite (pg_regress, tests/sql + tests/expected) against a fresh
 #      throwaway cluster with the release build installed
-#   6. the client integration tests (tests/client, the `postgres` crate) against it, and
+#   6. the client integration tests (tests/client, the `postgres` crate) against it, the
+#      cookbook's recipes (docs/cookbook.md, run as written by tests/cookbook/run.py with
+#      psycopg 3 and pyroaring from a venv under target/venv), and
 #      the upgrade path (tests/upgrade/check.sh: ALTER EXTENSION UPDATE from each
 #      earlier release gives the objects of a fresh install) and what can be checked of
 #      the Docker image without a Docker engine (tests/docker/check.sh)
-#   7. the distributed suite on Citus 13.2.2 (scripts/citus.sh test: a coordinator and
+#   7. the distributed suite on Citus 13.2.2 (scripts/citus.sh --test: a coordinator and
 #      two workers on loopback, tests/citus against local copies of the same tables)
 #   8. the benchmark runner on small data (scripts/bench.sh --smoke, its own cluster):
 #      every workload runs, so the benchmark code cannot rot, and its checks pass
 #      (answers that agree, no update lost under 8 concurrent clients)
 # Each runner prints its own summary; a table of all steps closes the run.
+#
+#   scripts/test.sh         every step (about 20 minutes on 2 cores the first time, then 12)
+#   scripts/test.sh --help  this text
 
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+parse_flags "" "$@"
 
 PORT=${SROAR_PG_TEST_PORT:-}
 PGXS=$($PG_CONFIG --pgxs)
@@ -54,7 +61,8 @@ step "cargo clippy -D warnings (crates/sroar's kernel tests)" \
 step "crates/sroar tests (through the public API)" cargo test --locked -p sroar
 step "crates/sroar kernel tests (every SIMD tier, dispatch)" \
     cargo test --locked -p sroar --features internals --test kernels_tiers --test kernels_dispatch
-step "benchmark runner unit tests" cargo test --locked -p sroar_bench
+step "benchmark runner and example tests (command lines too)" cargo test --locked -p sroar_bench -p follow_graph
+step "script command lines (tests/scripts/check.sh)" bash "$ROOT/tests/scripts/check.sh"
 step "crates/sroar NEON tier (aarch64 under qemu)" bash "$ROOT/scripts/aarch64.sh"
 # The fuzz targets' checks on their seeds, without libFuzzer, so that they follow the
 # format (the fuzz crate is outside the workspace, with its own lock file).
@@ -86,9 +94,15 @@ run_regress() {
 run_client_tests() {
     SROAR_PG_PORT=$PORT cargo test --locked -p sroar_pg_client_tests
 }
+run_cookbook() {
+    local python
+    python=$(python_env)
+    "$python" "$ROOT/tests/cookbook/run.py" "$PGBIN/psql" "$PORT"
+}
 if start_cluster "$DATA" "$PORT" fresh; then
     step "SQL regression (pg_regress)" run_regress
     step "client integration tests" run_client_tests
+    step "cookbook recipes (tests/cookbook/run.py)" run_cookbook
     step "upgrade path (tests/upgrade/check.sh)" bash "$ROOT/tests/upgrade/check.sh" "$PORT"
     step "Docker image recipe (tests/docker/check.sh)" bash "$ROOT/tests/docker/check.sh" "$PORT"
     stop_cluster "$DATA"
@@ -97,7 +111,7 @@ else
     failed=$((failed + 1))
 fi
 
-step "distributed tests on Citus (scripts/citus.sh test)" bash "$ROOT/scripts/citus.sh" test
+step "distributed tests on Citus (scripts/citus.sh --test)" bash "$ROOT/scripts/citus.sh" --test
 
 step "benchmark smoke run (scripts/bench.sh --smoke)" bash "$ROOT/scripts/bench.sh" --smoke
 

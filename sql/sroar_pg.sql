@@ -312,30 +312,65 @@ COMMENT ON FUNCTION rb_andnot_cardinality(roaring64, roaring64) IS '|A \ B|, wit
 -- Many sets at once, with no intermediate values: rb_or(a, b, c, ...) or
 -- rb_or(VARIADIC array). A NULL set gives NULL, as for two sets; no sets give the
 -- empty set (or, xor) or NULL (and: the intersection of nothing is undefined).
+--
+-- Called with the sets written out, rb_or(a, b, c) would have the executor detoast
+-- every set and copy it into an array first; the support function rb_many_support
+-- makes the planner call rb_or_args(a, b, c) instead, the same function over
+-- VARIADIC "any", which gets the sets as they are (and checks that each is a
+-- roaring64: 42804 if not). rb_or keeps the roaring64[] signature, so that untyped
+-- literals and the two-set overloads resolve as for any function.
+CREATE FUNCTION rb_many_support(internal) RETURNS internal
+    AS 'MODULE_PATHNAME', 'rb_many_support_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION rb_many_support(internal) IS 'planner support of rb_or(VARIADIC roaring64[]) and the other many-set functions: a call with the sets written out runs as the _args function';
 CREATE FUNCTION rb_or(VARIADIC roaring64[]) RETURNS roaring64
     AS 'MODULE_PATHNAME', 'rb_or_many_wrapper'
-    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE SUPPORT rb_many_support;
 COMMENT ON FUNCTION rb_or(roaring64[]) IS 'the union of the sets';
+CREATE FUNCTION rb_or_args(VARIADIC "any") RETURNS roaring64
+    AS 'MODULE_PATHNAME', 'rb_or_args_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION rb_or_args(VARIADIC "any") IS 'rb_or(a, b, ...) as the planner runs it: the sets one by one, no array built';
 CREATE FUNCTION rb_and(VARIADIC roaring64[]) RETURNS roaring64
     AS 'MODULE_PATHNAME', 'rb_and_many_wrapper'
-    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE SUPPORT rb_many_support;
 COMMENT ON FUNCTION rb_and(roaring64[]) IS 'the intersection of the sets';
+CREATE FUNCTION rb_and_args(VARIADIC "any") RETURNS roaring64
+    AS 'MODULE_PATHNAME', 'rb_and_args_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION rb_and_args(VARIADIC "any") IS 'rb_and(a, b, ...) as the planner runs it: the sets one by one, no array built';
 CREATE FUNCTION rb_xor(VARIADIC roaring64[]) RETURNS roaring64
     AS 'MODULE_PATHNAME', 'rb_xor_many_wrapper'
-    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE SUPPORT rb_many_support;
 COMMENT ON FUNCTION rb_xor(roaring64[]) IS 'the elements in an odd number of the sets';
+CREATE FUNCTION rb_xor_args(VARIADIC "any") RETURNS roaring64
+    AS 'MODULE_PATHNAME', 'rb_xor_args_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION rb_xor_args(VARIADIC "any") IS 'rb_xor(a, b, ...) as the planner runs it: the sets one by one, no array built';
 CREATE FUNCTION rb_or_cardinality(VARIADIC roaring64[]) RETURNS int8
     AS 'MODULE_PATHNAME', 'rb_or_cardinality_many_wrapper'
-    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE SUPPORT rb_many_support;
 COMMENT ON FUNCTION rb_or_cardinality(roaring64[]) IS 'the cardinality of the union of the sets, without building it';
+CREATE FUNCTION rb_or_cardinality_args(VARIADIC "any") RETURNS int8
+    AS 'MODULE_PATHNAME', 'rb_or_cardinality_args_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION rb_or_cardinality_args(VARIADIC "any") IS 'rb_or_cardinality(a, b, ...) as the planner runs it: the sets one by one, no array built';
 CREATE FUNCTION rb_and_cardinality(VARIADIC roaring64[]) RETURNS int8
     AS 'MODULE_PATHNAME', 'rb_and_cardinality_many_wrapper'
-    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE SUPPORT rb_many_support;
 COMMENT ON FUNCTION rb_and_cardinality(roaring64[]) IS 'the cardinality of the intersection of the sets, without building it';
+CREATE FUNCTION rb_and_cardinality_args(VARIADIC "any") RETURNS int8
+    AS 'MODULE_PATHNAME', 'rb_and_cardinality_args_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION rb_and_cardinality_args(VARIADIC "any") IS 'rb_and_cardinality(a, b, ...) as the planner runs it: the sets one by one, no array built';
 CREATE FUNCTION rb_xor_cardinality(VARIADIC roaring64[]) RETURNS int8
     AS 'MODULE_PATHNAME', 'rb_xor_cardinality_many_wrapper'
-    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE SUPPORT rb_many_support;
 COMMENT ON FUNCTION rb_xor_cardinality(roaring64[]) IS 'the cardinality of the symmetric difference of the sets, without building it';
+CREATE FUNCTION rb_xor_cardinality_args(VARIADIC "any") RETURNS int8
+    AS 'MODULE_PATHNAME', 'rb_xor_cardinality_args_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION rb_xor_cardinality_args(VARIADIC "any") IS 'rb_xor_cardinality(a, b, ...) as the planner runs it: the sets one by one, no array built';
 -- Retention and funnels: one base set against many, the base read once.
 CREATE FUNCTION rb_and_cardinality_each(roaring64, roaring64[]) RETURNS int8[]
     AS 'MODULE_PATHNAME', 'rb_and_cardinality_each_wrapper'

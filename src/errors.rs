@@ -91,12 +91,64 @@ pub fn not_32_bit(min: i64, max: i64) -> ! {
     );
 }
 
-/// A NULL element in an array given as a set (22004).
-pub fn null_element() -> ! {
+/// A NULL element in elements given as a set (22004), with one wording whatever
+/// the way in (text, an array cast, rb_build, rb_add and rb_remove): `element` is
+/// its 1-based place among the elements given.
+pub fn null_element(element: usize) -> ! {
     ereport!(
         ERROR,
         ERRCODE_NULL_VALUE_NOT_ALLOWED,
-        "roaring64 cannot contain NULL: the array has a NULL element"
+        "roaring64 cannot contain NULL",
+        format!("Element {element} of the input is NULL.")
+    );
+}
+
+/// Bytes that are neither of the two binary forms a client may send (22P03).
+pub fn neither_binary_format(bytes: &[u8]) -> ! {
+    let shown = &bytes[..bytes.len().min(16)];
+    let hex: String = shown.iter().map(|b| format!("{b:02x}")).collect();
+    ereport!(
+        ERROR,
+        ERRCODE_INVALID_BINARY_REPRESENTATION,
+        "invalid roaring64 binary data: neither roaring64's native format (starting with \"SR64\") nor the standard 64-bit portable roaring format (an 8-byte count of 32-bit bitmaps, as CRoaring, roaring-rs and pyroaring write it)",
+        format!(
+            "The {} bytes start with \\x{hex}{}.",
+            bytes.len(),
+            if bytes.len() > shown.len() { "…" } else { "" }
+        )
+    );
+}
+
+/// A range too large for one value (54000): why, and what the largest range is,
+/// since "the whole range is one run" reads like it should fit.
+pub fn range_too_large(needed: u64) -> ! {
+    pgrx::pg_sys::panic::ErrorReport::new(
+        ERRCODE_PROGRAM_LIMIT_EXCEEDED,
+        format!(
+            "roaring64 result would be {needed} bytes, more than the {MAX_VALUE_BYTES}-byte limit of a PostgreSQL value"
+        ),
+        pgrx::pg_sys::function_name!(),
+    )
+    .set_detail("Every 65,536 consecutive values (from a multiple of 65,536) take a container of their own, even inside one run: about 14 bytes each when full.")
+    .set_hint(format!("One set holds a range of at most {LARGEST_RANGE} values (just under 2^42) wherever it starts; keep wider ranges as int8range, or split them over rows."))
+    .report(pgrx::PgLogLevel::ERROR);
+    unreachable!("an ERROR report does not return")
+}
+
+/// The longest range [start, start + n) that fits in one value wherever it starts.
+/// The core crate refuses a result of 2^26 containers or more before building it
+/// (16 bytes each would pass 1 GB), and a range of n values touches at most
+/// ceil((n - 1) / 65536) + 1 containers. tests/sql/04_ranges.sql checks the edge.
+pub const LARGEST_RANGE: u64 = ((1 << 26) - 2) * 65_536 + 1;
+
+/// An argument of a many-set function that is not a set (42804), as PostgreSQL
+/// says it of a wrong argument type.
+pub fn not_a_set(position: usize, type_name: &str) -> ! {
+    ereport!(
+        ERROR,
+        ERRCODE_DATATYPE_MISMATCH,
+        format!("argument {position} is of type {type_name}, not roaring64"),
+        "The many-set functions take roaring64 values (or a roaring64[] after VARIADIC)."
     );
 }
 

@@ -27,6 +27,22 @@ fn from_native(bytes: &[u8]) -> RoaringOut {
     Bytea::write(bytes.len(), |out| out.copy_from_slice(bytes)).into_roaring()
 }
 
+/// A set from `roaring64` text input (either form), with its errors: the many-set
+/// functions read their untyped literals with it.
+pub fn parse_set(s: &str) -> sroar::Roaring {
+    match text::parse(s, check_for_interrupts) {
+        Ok(Parsed::Values(values)) => {
+            sroar::Roaring::from_signed(values).unwrap_or_else(|e| errors::too_large(e.needed))
+        }
+        Ok(Parsed::Hex(bytes)) => {
+            sroar::Roaring::from_bytes(bytes).unwrap_or_else(|e| errors::invalid_binary(e))
+        }
+        Err(TextError::Syntax { position, what }) => errors::invalid_text(s, position, what),
+        Err(TextError::OutOfRange { number }) => errors::int8_out_of_range(&number),
+        Err(TextError::Null { element }) => errors::null_element(element),
+    }
+}
+
 #[sql_fn]
 fn roaring64_in(input: &CStr) -> RoaringOut {
     let Ok(s) = input.to_str() else {
@@ -37,6 +53,7 @@ fn roaring64_in(input: &CStr) -> RoaringOut {
         Ok(Parsed::Hex(bytes)) => from_native(&bytes),
         Err(TextError::Syntax { position, what }) => errors::invalid_text(s, position, what),
         Err(TextError::OutOfRange { number }) => errors::int8_out_of_range(&number),
+        Err(TextError::Null { element }) => errors::null_element(element),
     }
 }
 
@@ -100,16 +117,23 @@ fn from_portable(bytes: &[u8]) -> RoaringOut {
         .into()
 }
 
-/// Binary input (COPY … FORMAT binary, binary parameters): native bytes, or the
-/// standard portable format, told apart by their first 8 bytes (see FORMAT.md).
+/// Bytes a client sends (binary parameters, COPY … FORMAT binary, the bytea cast):
+/// native bytes, or the standard 64-bit portable format, told apart by their first
+/// 8 bytes (see FORMAT.md), and validated either way. Bytes that are neither say so,
+/// naming both formats.
+fn from_client(bytes: &[u8]) -> RoaringOut {
+    if sroar::looks_like_portable(bytes) {
+        return from_portable(bytes);
+    }
+    if !bytes.starts_with(&sroar::MAGIC) {
+        errors::neither_binary_format(bytes)
+    }
+    from_native(bytes)
+}
+
 #[sql_fn]
 fn roaring64_recv(buf: ReceiveBuffer) -> RoaringOut {
-    let bytes = buf.take_rest();
-    if sroar::looks_like_portable(bytes) {
-        from_portable(bytes)
-    } else {
-        from_native(bytes)
-    }
+    from_client(buf.take_rest())
 }
 
 #[sql_fn]
@@ -200,7 +224,8 @@ fn roaring64_state_out(r: Stored) -> CStringOut {
     })
 }
 
+/// The bytea → roaring64 cast reads what binary input reads.
 #[sql_fn]
 fn roaring64_from_bytea(bytes: &[u8]) -> RoaringOut {
-    from_native(bytes)
+    from_client(bytes)
 }

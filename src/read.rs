@@ -57,6 +57,12 @@ impl<'fcx> From<Stored<'fcx>> for RoaringOut {
 }
 
 impl<'fcx> Stored<'fcx> {
+    /// A value the call got some other way than as one argument: one of the sets of
+    /// a `VARIADIC "any"` call.
+    pub fn new(value: Value<'fcx>, call: Call<'fcx>) -> Self {
+        Stored { value, call }
+    }
+
     /// The whole value as a view (detoasted if it has to be).
     pub fn view(&self) -> RoaringView<'fcx> {
         stored_view(self.value.bytes())

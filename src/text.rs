@@ -4,8 +4,17 @@
 /// What is wrong with a text input, and where (1-based character position).
 #[derive(Debug, PartialEq, Eq)]
 pub enum TextError {
-    Syntax { position: usize, what: &'static str },
-    OutOfRange { number: String },
+    Syntax {
+        position: usize,
+        what: &'static str,
+    },
+    OutOfRange {
+        number: String,
+    },
+    /// An unquoted NULL, as in array text: `element` is its 1-based place.
+    Null {
+        element: usize,
+    },
 }
 
 /// The parsed text: int8 values as written (any order, duplicates allowed), or the
@@ -46,6 +55,11 @@ pub fn parse(input: &str, mut tick: impl FnMut()) -> Result<Parsed, TextError> {
                 i += 1;
             }
             if i == digits {
+                if i == start && is_null_token(&bytes[i..]) {
+                    return Err(TextError::Null {
+                        element: values.len() + 1,
+                    });
+                }
                 return Err(syntax(start, "expected an integer"));
             }
             let number = &input[start..i];
@@ -76,6 +90,16 @@ pub fn parse(input: &str, mut tick: impl FnMut()) -> Result<Parsed, TextError> {
         return Err(syntax(i, "unexpected text after \"}\""));
     }
     Ok(Parsed::Values(values))
+}
+
+/// An unquoted NULL (any case) followed by the end of the element, as PostgreSQL's
+/// array input reads it: `{1,NULL}` is an array with a NULL, `{NULLS}` is not.
+fn is_null_token(rest: &[u8]) -> bool {
+    rest.len() >= 4
+        && rest[..4].eq_ignore_ascii_case(b"NULL")
+        && !rest
+            .get(4)
+            .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_')
 }
 
 fn skip_ws(bytes: &[u8], mut i: usize) -> usize {
@@ -198,6 +222,18 @@ mod tests {
                 number: "9223372036854775808".into()
             }
         );
+    }
+
+    #[test]
+    fn an_unquoted_null_is_a_null_element() {
+        let err = |s: &str| parse(s, || ()).unwrap_err();
+        assert_eq!(err("{NULL}"), TextError::Null { element: 1 });
+        assert_eq!(err("{1, null ,3}"), TextError::Null { element: 2 });
+        assert_eq!(err("{1,2,NuLl}"), TextError::Null { element: 3 });
+        // Not a NULL: a longer word, or a sign before it.
+        for s in ["{NULLS}", "{NULL1}", "{-NULL}", "{NUL}"] {
+            assert!(matches!(err(s), TextError::Syntax { .. }), "{s}");
+        }
     }
 
     #[test]

@@ -18,7 +18,8 @@ fn rb_build(values: Array<i64>) -> RoaringOut {
     from_int8s(
         values
             .iter()
-            .map(|v| v.unwrap_or_else(|| errors::null_element())),
+            .enumerate()
+            .map(|(i, v)| v.unwrap_or_else(|| errors::null_element(i + 1))),
     )
 }
 
@@ -28,7 +29,8 @@ fn rb_build_int4(values: Array<i32>) -> RoaringOut {
     from_int8s(
         values
             .iter()
-            .map(|v| i64::from(v.unwrap_or_else(|| errors::null_element()))),
+            .enumerate()
+            .map(|(i, v)| i64::from(v.unwrap_or_else(|| errors::null_element(i + 1)))),
     )
 }
 

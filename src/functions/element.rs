@@ -13,7 +13,8 @@ use crate::read::Stored;
 fn u64s(values: Array<i64>) -> Vec<u64> {
     values
         .iter()
-        .map(|v| int8::to_u64(v.unwrap_or_else(|| errors::null_element())))
+        .enumerate()
+        .map(|(i, v)| int8::to_u64(v.unwrap_or_else(|| errors::null_element(i + 1))))
         .collect()
 }
 

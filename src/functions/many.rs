@@ -3,73 +3,187 @@
 //! intersection sizes with each of many (retention and funnel counts).
 
 use pgrx::datum::Array;
-use sroar::{Accumulator, RoaringView, SetOp};
+use sroar::{Roaring, RoaringView, SetOp};
 use sroar_pg_macros::sql_fn;
 
-use crate::pg::{check_for_interrupts, stored_view, MaybeRoaring};
+use crate::errors;
+use crate::io::parse_set;
+use crate::pg::{
+    check_for_interrupts, stored_view, variadic_sets, Call, Expr, MaybeRoaring, SetArg,
+    SupportRequest,
+};
 use crate::read::Stored;
 
 /// A `roaring64[]` argument.
 type Sets<'a> = Array<'a, &'a [u8]>;
 
-/// The sets of `sets`, or None when one of them is NULL: like the two-set functions,
-/// an unknown set gives an unknown result.
-fn views<'b>(sets: &'b Sets<'_>) -> Option<Vec<RoaringView<'b>>> {
-    sets.iter().map(|s| s.map(stored_view)).collect()
+/// One set of a many-set call, held for the call and read when first needed.
+enum Held<'fcx> {
+    Stored(Stored<'fcx>),
+    InArray(&'fcx [u8]),
+    Parsed(Roaring),
 }
 
-fn combined(sets: Sets<'_>, op: SetOp) -> MaybeRoaring {
-    let views = views(&sets)?;
-    // An intersection of no sets is undefined.
-    if op == SetOp::And && views.is_empty() {
-        return None;
+impl Held<'_> {
+    fn view(&self) -> RoaringView<'_> {
+        match self {
+            Held::Stored(s) => s.whole_view(),
+            Held::InArray(bytes) => stored_view(bytes),
+            Held::Parsed(r) => r.view(),
+        }
     }
-    Some(op.many(&views).into())
+
+    /// The set's cardinality, from its header alone (one TOAST chunk).
+    fn len(&self) -> u64 {
+        match self {
+            Held::Stored(s) => s.header().cardinality,
+            _ => self.view().len(),
+        }
+    }
 }
 
-fn cardinality(sets: Sets<'_>, op: SetOp) -> Option<i64> {
-    let views = views(&sets)?;
-    if op == SetOp::And && views.is_empty() {
-        return None;
-    }
-    let mut acc = Accumulator::new(op);
-    for v in views {
-        if acc.is_settled() {
+/// The sets of a `roaring64[]`, or of a `VARIADIC "any"` call; None when one of
+/// them is NULL: like the two-set functions, an unknown set gives an unknown result.
+fn from_array<'a>(sets: &'a Sets<'_>) -> Option<Vec<Held<'a>>> {
+    sets.iter().map(|s| s.map(Held::InArray)).collect()
+}
+
+fn from_args<'fcx>(call: Call<'fcx>) -> Option<Vec<Held<'fcx>>> {
+    variadic_sets(call)
+        .into_iter()
+        .map(|s| {
+            s.map(|s| match s {
+                SetArg::Stored(v) => Held::Stored(Stored::new(v, call)),
+                SetArg::Text(t) => Held::Parsed(parse_set(t)),
+            })
+        })
+        .collect()
+}
+
+/// The intersection, reading as little as it can: the sets from the smallest up
+/// (their sizes from the headers alone), each read only while the intersection so
+/// far is not empty. As the aggregate does, which stops reading rows once its
+/// state is empty; and reading the smallest first keeps every step small.
+fn intersection(held: &[Held<'_>]) -> Roaring {
+    let mut order: Vec<(u64, usize)> = held.iter().map(Held::len).zip(0..).collect();
+    order.sort_unstable();
+    let mut sets = order.iter().map(|&(_, i)| &held[i]);
+    let Some(first) = sets.next() else {
+        return Roaring::default();
+    };
+    let Some(second) = sets.next() else {
+        // One set: a copy of it, which cannot pass the limit its value is under.
+        return SetOp::And
+            .many(&[first.view()])
+            .into_roaring()
+            .unwrap_or_else(|e| errors::too_large(e.needed));
+    };
+    let mut acc = first.view() & second.view();
+    for next in sets {
+        if acc.is_empty() {
             break;
         }
-        acc.add(v);
+        check_for_interrupts();
+        acc = acc.view() & next.view();
     }
-    Some(acc.len() as i64)
+    acc
 }
+
+fn combined(held: Option<Vec<Held<'_>>>, op: SetOp) -> MaybeRoaring {
+    let held = held?;
+    match op {
+        // An intersection of no sets is undefined.
+        SetOp::And if held.is_empty() => None,
+        SetOp::And => Some(intersection(&held).into()),
+        _ => {
+            let views: Vec<RoaringView<'_>> = held.iter().map(Held::view).collect();
+            Some(op.many(&views).into())
+        }
+    }
+}
+
+fn cardinality(held: Option<Vec<Held<'_>>>, op: SetOp) -> Option<i64> {
+    let held = held?;
+    match op {
+        SetOp::And if held.is_empty() => None,
+        SetOp::And => Some(intersection(&held).len() as i64),
+        _ => {
+            let views: Vec<RoaringView<'_>> = held.iter().map(Held::view).collect();
+            Some(op.many_len(&views) as i64)
+        }
+    }
+}
+
+// rb_or(VARIADIC roaring64[]) and the others: called with `VARIADIC arr`, or with
+// sets written out whose call the planner could not route to the `_args` form.
 
 #[sql_fn]
 fn rb_or_many(sets: Sets) -> MaybeRoaring {
-    combined(sets, SetOp::Or)
+    combined(from_array(&sets), SetOp::Or)
 }
 
 #[sql_fn]
 fn rb_and_many(sets: Sets) -> MaybeRoaring {
-    combined(sets, SetOp::And)
+    combined(from_array(&sets), SetOp::And)
 }
 
 #[sql_fn]
 fn rb_xor_many(sets: Sets) -> MaybeRoaring {
-    combined(sets, SetOp::Xor)
+    combined(from_array(&sets), SetOp::Xor)
 }
 
 #[sql_fn]
 fn rb_or_cardinality_many(sets: Sets) -> Option<i64> {
-    cardinality(sets, SetOp::Or)
+    cardinality(from_array(&sets), SetOp::Or)
 }
 
 #[sql_fn]
 fn rb_and_cardinality_many(sets: Sets) -> Option<i64> {
-    cardinality(sets, SetOp::And)
+    cardinality(from_array(&sets), SetOp::And)
 }
 
 #[sql_fn]
 fn rb_xor_cardinality_many(sets: Sets) -> Option<i64> {
-    cardinality(sets, SetOp::Xor)
+    cardinality(from_array(&sets), SetOp::Xor)
+}
+
+/// The support function of the six: `rb_or(a, b, c)` runs as `rb_or_args(a, b, c)`,
+/// which gets the sets as they are instead of an array built from copies of them.
+#[sql_fn]
+fn rb_many_support(req: SupportRequest) -> Expr {
+    req.spread_variadic_call("_args")
+}
+
+// rb_or_args(VARIADIC "any") and the others: the sets one by one.
+
+#[sql_fn]
+fn rb_or_args(call: Call) -> MaybeRoaring {
+    combined(from_args(call), SetOp::Or)
+}
+
+#[sql_fn]
+fn rb_and_args(call: Call) -> MaybeRoaring {
+    combined(from_args(call), SetOp::And)
+}
+
+#[sql_fn]
+fn rb_xor_args(call: Call) -> MaybeRoaring {
+    combined(from_args(call), SetOp::Xor)
+}
+
+#[sql_fn]
+fn rb_or_cardinality_args(call: Call) -> Option<i64> {
+    cardinality(from_args(call), SetOp::Or)
+}
+
+#[sql_fn]
+fn rb_and_cardinality_args(call: Call) -> Option<i64> {
+    cardinality(from_args(call), SetOp::And)
+}
+
+#[sql_fn]
+fn rb_xor_cardinality_args(call: Call) -> Option<i64> {
+    cardinality(from_args(call), SetOp::Xor)
 }
 
 /// `|base ∩ s|` for each `s` of `sets`, in order (NULL for a NULL element): the base

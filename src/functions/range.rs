@@ -3,8 +3,10 @@
 use std::ops::Bound;
 
 use pgrx::datum::Range;
+use sroar::{CapacityError, Roaring};
 use sroar_pg_macros::sql_fn;
 
+use crate::errors;
 use crate::int8::{self, half_open, range_bounds};
 use crate::pg::{RoaringOut, SetOf, Value};
 use crate::read::Stored;
@@ -12,7 +14,14 @@ use crate::read::Stored;
 type Bounds = (Bound<u64>, Bound<u64>);
 
 fn from_range(b: Bounds) -> RoaringOut {
-    sroar::Roaring::from_range(b).into()
+    ranged(sroar::Roaring::from_range(b))
+}
+
+/// A set built from a range: one too large says why ("the whole range is one run"
+/// reads like it should fit).
+fn ranged(r: Result<Roaring, CapacityError>) -> RoaringOut {
+    r.unwrap_or_else(|e| errors::range_too_large(e.needed))
+        .into()
 }
 
 #[sql_fn]
@@ -57,12 +66,12 @@ fn rb_contains_int8range(r: Stored, range: Range<i64>) -> bool {
 
 #[sql_fn]
 fn rb_fill(r: Stored, start: i64, end: i64) -> RoaringOut {
-    r.view().fill(half_open(start, end)).into()
+    ranged(r.view().fill(half_open(start, end)))
 }
 
 #[sql_fn]
 fn rb_fill_int8range(r: Stored, range: Range<i64>) -> RoaringOut {
-    r.view().fill(range_bounds(&range)).into()
+    ranged(r.view().fill(range_bounds(&range)))
 }
 
 #[sql_fn]
@@ -77,12 +86,12 @@ fn rb_clear_int8range(r: Stored, range: Range<i64>) -> RoaringOut {
 
 #[sql_fn]
 fn rb_flip(r: Stored, start: i64, end: i64) -> RoaringOut {
-    r.view().flip(half_open(start, end)).into()
+    ranged(r.view().flip(half_open(start, end)))
 }
 
 #[sql_fn]
 fn rb_flip_int8range(r: Stored, range: Range<i64>) -> RoaringOut {
-    r.view().flip(range_bounds(&range)).into()
+    ranged(r.view().flip(range_bounds(&range)))
 }
 
 /// The runs of one rb_runs call still to return.

@@ -15,6 +15,7 @@
 //! | `gin` | GIN's support-function protocol (C pointers passed as `internal`) |
 //! | `multirange` | `int8multirange` in and out |
 //! | `receive` | a binary receive function's buffer |
+//! | `variadic` | the sets of a `VARIADIC "any"` call, type-checked, and the planner support that routes calls there |
 //! | `ffi` | PostgreSQL symbols that pgrx does not bind, or that are called unguarded on purpose |
 
 mod alloc;
@@ -30,6 +31,7 @@ mod receive;
 mod results;
 mod srf;
 mod value;
+mod variadic;
 
 pub use arrays::{int8_array, Int8Array};
 pub use cache::{CallSite, Entry as CacheEntry};
@@ -42,6 +44,7 @@ pub use receive::ReceiveBuffer;
 pub use results::{palloc_cstring, Bytea, CStringOut, MaybeRoaring, RoaringOut};
 pub use srf::SetOf;
 pub use value::{stored_view, Value};
+pub use variadic::{variadic_sets, Expr, SetArg, SupportRequest};
 
 /// The version-1 info record type every entry point returns from its `pg_finfo_*`.
 pub type FinfoRecord = pgrx::pg_sys::Pg_finfo_record;

@@ -47,8 +47,14 @@ SELECT '{1} 2'::roaring64;
 SELECT '{1.5}'::roaring64;
 SELECT '{9223372036854775808}'::roaring64;
 SELECT '{-9223372036854775809}'::roaring64;
+-- A NULL element has one wording on every way in, naming its place.
 SELECT ARRAY[1, NULL]::int8[]::roaring64;
 SELECT rb_build(ARRAY[NULL]::int8[]);
+SELECT '{NULL}'::roaring64;
+SELECT '{1, null}'::roaring64;
+SELECT ARRAY[1, 2, NULL]::int4[]::roaring64;
+SELECT rb_add('{1}', ARRAY[2, NULL]::int8[]);
+SELECT rb_remove('{1}', ARRAY[NULL]::int8[]);
 SELECT '\x1'::roaring64;
 SELECT '\xzz'::roaring64;
 SELECT '\x53523634'::roaring64;
@@ -61,6 +67,13 @@ SELECT '{1,2,3}'::roaring64::bytea AS small_bytes;
 -- Non-canonical buffers are rejected: the empty set with a flag, or a byte after it.
 SELECT '\x53523634020100'::bytea::roaring64;
 SELECT '\x5352363402000000'::bytea::roaring64;
+-- The bytea cast reads what binary input reads: native bytes or the standard 64-bit
+-- portable format (here {1, 2, 70000} as CRoaring writes it), and bytes of neither
+-- format say so.
+SELECT '\x0100000000000000000000003a300000020000000000010001000000180000001c000000010002007011'::bytea::roaring64 AS from_portable;
+SELECT '\x0100000000000000000000003a300000020000000000010001000000180000001c000000010002007011'::bytea::roaring64
+     = rb_from_portable('\x0100000000000000000000003a300000020000000000010001000000180000001c000000010002007011') AS same_as_rb_from_portable;
+SELECT '\x68656c6c6f'::bytea::roaring64;
 
 -- NULL in, NULL out.
 SELECT rb_build(NULL) IS NULL AS build_null, rb_to_array(NULL) IS NULL AS to_array_null;

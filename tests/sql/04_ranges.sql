@@ -59,4 +59,11 @@ SELECT rb_fill('{1}', '[3,5]'::int8range), rb_clear('{1,2,3,4}', '(1,3]'::int8ra
        rb_flip('{1,2}', '[2,4)'::int8range), rb_contains_range('{1,2,3}', '[1,3]'::int8range);
 -- Every int8 value at once needs 2^48 containers: more than one value can hold (54000).
 SELECT rb_fill('{5}', -9223372036854775808, 9223372036854775807);
+-- The message says why a range that is one run does not fit, and what does.
+SELECT rb_from_range(0, 9223372036854775807);
+-- The edge the message names: a range one value longer than the largest (4398046380033),
+-- placed to touch 2^26 containers, is refused before anything is built; a range of
+-- 2^36 values (2^20 containers) is built.
+SELECT rb_from_range(65535, 65535 + 4398046380034);
+SELECT rb_cardinality(rb_from_range(0, 68719476736)) AS two_to_the_36;
 SELECT rb_from_range('(,)'::int8range);

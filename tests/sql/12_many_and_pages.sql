@@ -38,6 +38,38 @@ SELECT count(*) AS subsets,
   FROM (SELECT ids, (SELECT array_agg(r ORDER BY id) FROM many_sets WHERE id = ANY (ids)) AS sets
           FROM subsets) t;
 
+-- The sets written out, from a join of stored rows: the planner runs these as the
+-- _args functions over VARIADIC "any" (no array built), checked against the model on
+-- every triple and on all six.
+SELECT count(*) AS triples,
+       count(*) FILTER (WHERE rb_to_array(rb_or(a.r, b.r, c.r)) = model_or(ARRAY[a.id, b.id, c.id])) AS or_ok,
+       count(*) FILTER (WHERE rb_to_array(rb_and(a.r, b.r, c.r)) = model_and(ARRAY[a.id, b.id, c.id])) AS and_ok,
+       count(*) FILTER (WHERE rb_to_array(rb_xor(a.r, b.r, c.r)) = model_xor(ARRAY[a.id, b.id, c.id])) AS xor_ok,
+       count(*) FILTER (WHERE rb_or_cardinality(a.r, b.r, c.r) = cardinality(model_or(ARRAY[a.id, b.id, c.id]))) AS or_card_ok,
+       count(*) FILTER (WHERE rb_and_cardinality(a.r, b.r, c.r) = cardinality(model_and(ARRAY[a.id, b.id, c.id]))) AS and_card_ok,
+       count(*) FILTER (WHERE rb_xor_cardinality(a.r, b.r, c.r) = cardinality(model_xor(ARRAY[a.id, b.id, c.id]))) AS xor_card_ok
+  FROM many_sets a JOIN many_sets b ON b.id > a.id JOIN many_sets c ON c.id > b.id;
+SELECT rb_to_array(rb_or(a.r, b.r, c.r, d.r, e.r, f.r)) = model_or('{1,2,3,4,5,6}') AS or6,
+       rb_to_array(rb_xor(a.r, b.r, c.r, d.r, e.r, f.r)) = model_xor('{1,2,3,4,5,6}') AS xor6,
+       rb_or_cardinality(a.r, b.r, c.r, d.r, e.r, f.r) = cardinality(model_or('{1,2,3,4,5,6}')) AS or_card6,
+       rb_and_cardinality(a.r, b.r, c.r, e.r, f.r) = cardinality(model_and('{1,2,3,5,6}')) AS and_card5,
+       rb_to_array(rb_and(a.r, b.r, c.r, e.r, f.r)) = model_and('{1,2,3,5,6}') AS and5,
+       rb_or(a.r, NULL, c.r) IS NULL AS null_set
+  FROM many_sets a, many_sets b, many_sets c, many_sets d, many_sets e, many_sets f
+ WHERE (a.id, b.id, c.id, d.id, e.id, f.id) = (1, 2, 3, 4, 5, 6);
+EXPLAIN (VERBOSE, COSTS OFF)
+SELECT rb_or_cardinality(a.r, b.r, '{1}'), rb_or_cardinality(VARIADIC ARRAY[a.r, b.r]),
+       rb_or_cardinality(VARIADIC (SELECT array_agg(r) FROM many_sets))
+  FROM many_sets a, many_sets b WHERE a.id = 1 AND b.id = 2;
+-- The _args functions check each argument's type (42804), and read text as roaring64
+-- text input.
+SELECT rb_or_args('{1}'::roaring64, 5);
+SELECT rb_or_args(VARIADIC ARRAY[1, 2]);
+SELECT rb_or_args('{1}'::roaring64, '{2}'::text, '{3}') AS with_text,
+       rb_or_args('{1}'::roaring64_state, '{2}'::roaring64) AS with_state,
+       rb_and_args(VARIADIC ARRAY['{1,2}', '{2,3}']::roaring64[]) AS spread_array;
+SELECT rb_or_args('{1}'::roaring64, '{2,x}'::text);
+
 -- The listed form, and the two-set functions still chosen for two arguments.
 SELECT rb_or('{1}', '{2}', '{3}') AS or3, rb_and('{1,2,3}', '{2,3}', '{3,4}') AS and3,
        rb_xor('{1,2}', '{2,3}', '{3,4}') AS xor3, rb_or('{1}', '{2}') AS or2,

@@ -9,6 +9,8 @@
 //!
 //!   sroar_bench --conn "host=127.0.0.1 port=15434 user=postgres dbname=sroar_bench"
 //!               [--smoke] [--only GROUP,...] [--reps N] [--out DIR] [--publish]
+//!
+//! (`sroar_bench --help` says more; `scripts/bench.sh` passes its flags on.)
 
 mod data;
 mod db;
@@ -19,6 +21,7 @@ mod workloads;
 use std::path::PathBuf;
 use std::time::Instant;
 
+use clap::Parser;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use db::Db;
@@ -125,26 +128,41 @@ fn save(ctx: &Ctx, elapsed: f64, machine: &serde_json::Value) -> PathBuf {
     path
 }
 
-fn arg(args: &[String], name: &str) -> Option<String> {
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1))
-        .cloned()
+/// The SQL benchmark runner behind scripts/bench.sh: roaring64 against
+/// pg_roaringbitmap and int8[] on real workloads, side by side in one session.
+#[derive(Parser)]
+#[command(name = "sroar_bench")]
+struct Args {
+    /// libpq connection string of a database the run may fill
+    #[arg(
+        long,
+        default_value = "host=127.0.0.1 port=15434 user=postgres dbname=sroar_bench"
+    )]
+    conn: String,
+    /// every workload on small data, a few reps (minutes, not an hour)
+    #[arg(long)]
+    smoke: bool,
+    /// only these groups, comma-separated (the datasets are loaded whatever is picked)
+    #[arg(long, value_delimiter = ',', value_parser = clap::builder::PossibleValuesParser::new(workloads::GROUPS))]
+    only: Option<Vec<String>>,
+    /// time each query this many times [default: 5, 2 with --smoke]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    reps: Option<u32>,
+    /// results.json, tables.md and summary.svg go here [default: target/bench]
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// where pgbench and psql live
+    #[arg(long, default_value = "/usr/lib/postgresql/15/bin")]
+    pgbin: PathBuf,
+    /// also copy the results to benches/results/
+    #[arg(long)]
+    publish: bool,
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    if args.iter().any(|a| a == "--help" || a == "-h") {
-        println!(
-            "usage: sroar_bench --conn CONNINFO [--smoke] [--only GROUP,...] [--reps N] [--out DIR] [--publish]\n\
-             groups: {}",
-            workloads::GROUPS.join(", ")
-        );
-        return;
-    }
-    let smoke = args.iter().any(|a| a == "--smoke");
-    let conn = arg(&args, "--conn")
-        .unwrap_or_else(|| "host=127.0.0.1 port=15434 user=postgres dbname=sroar_bench".to_owned());
+    let args = Args::parse();
+    let smoke = args.smoke;
+    let conn = args.conn;
     let field = |k: &str, default: &str| {
         conn.split_whitespace()
             .find_map(|kv| kv.strip_prefix(&format!("{k}=")).map(String::from))
@@ -153,22 +171,15 @@ fn main() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
     let cfg = Config {
         smoke,
-        reps: arg(&args, "--reps")
-            .and_then(|r| r.parse().ok())
-            .unwrap_or(if smoke { 2 } else { 5 }),
-        out: arg(&args, "--out")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| root.join("target/bench")),
-        pgbin: arg(&args, "--pgbin")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| PathBuf::from("/usr/lib/postgresql/15/bin")),
+        reps: args.reps.unwrap_or(if smoke { 2 } else { 5 }),
+        out: args.out.unwrap_or_else(|| root.join("target/bench")),
+        pgbin: args.pgbin,
         host: field("host", "127.0.0.1"),
         port: field("port", "5432"),
         dbname: field("dbname", "postgres"),
         root: root.canonicalize().unwrap_or(root),
     };
-    let only: Option<Vec<String>> =
-        arg(&args, "--only").map(|s| s.split(',').map(String::from).collect());
+    let only = args.only;
     std::fs::create_dir_all(&cfg.out).expect("the output directory");
 
     let db = Db::connect(&conn);
@@ -228,7 +239,7 @@ fn main() {
         results.display(),
         elapsed
     );
-    if args.iter().any(|a| a == "--publish") {
+    if args.publish {
         let dest = ctx.cfg.root.join("benches/results");
         std::fs::create_dir_all(&dest).unwrap();
         for f in ["results.json", "tables.md", "summary.svg"] {

@@ -58,7 +58,9 @@ mod owned;
 
 pub use container::{ArrayView, BitmapView, Container, Kind, RunView, ARRAY_MAX};
 pub use format::encode::Encode;
-pub use format::{version_of, FormatError, Header, HEADER_MAX_LEN, VERSION as FORMAT_VERSION};
+pub use format::{
+    version_of, FormatError, Header, HEADER_MAX_LEN, MAGIC, VERSION as FORMAT_VERSION,
+};
 pub use interrupt::set_interrupt_hook;
 pub use iter::Iter;
 pub use ops::{Accumulator, SetOp};

@@ -9,7 +9,7 @@ use sroar::{
     version_of, Accumulator, ArrayView, BitmapView, CapacityError, Container, Encode, FormatError,
     Header, Iter, Kind, KindStats, Partial, PartialReadError, PortableError, PortableFormat,
     Roaring, RoaringView, RunView, Runs, SetOp, SortedValues, Stats, Writer, ARRAY_MAX,
-    FORMAT_VERSION, HEADER_MAX_LEN,
+    FORMAT_VERSION, HEADER_MAX_LEN, MAGIC,
 };
 
 /// Values at the edges: 0, 2^16, 2^32, 2^48, `u64::MAX`, a full container and a run.
@@ -58,6 +58,7 @@ fn owned_sets_and_views() {
     let e: FormatError = Roaring::from_bytes(vec![1, 2, 3]).unwrap_err();
     assert!(!e.to_string().is_empty());
     assert_eq!(version_of(grown.as_bytes()), Some(FORMAT_VERSION));
+    assert!(grown.as_bytes().starts_with(&MAGIC));
 
     let runs: Runs<'_> = grown.view().runs();
     assert_eq!(runs.collect::<Vec<_>>(), [(1, 3)]);

@@ -413,6 +413,17 @@ fn check_many(models: &[Model]) {
 
     assert_encodes(&finish(ops::or_many(&views)), &or_m, "or_many");
     assert_encodes(&finish(ops::and_many(&views)), &and_m, "and_many");
+    assert_eq!(SetOp::Or.many_len(&views), or_m.len() as u64, "Or.many_len");
+    assert_eq!(
+        SetOp::And.many_len(&views),
+        and_m.len() as u64,
+        "And.many_len"
+    );
+    assert_eq!(
+        SetOp::Xor.many_len(&views),
+        xor_m.len() as u64,
+        "Xor.many_len"
+    );
 
     let mut or_acc = Accumulator::new(SetOp::Or);
     let mut and_acc = Accumulator::new(SetOp::And);

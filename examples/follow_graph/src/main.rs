@@ -1,33 +1,38 @@
 //! Generates a follow graph, loads it as roaring64 sets and as an edge table, and
 //! answers the example questions for a few users. See README.md.
 //!
-//!   cargo run --release -p follow_graph -- [--users N] [--port P] [--dbname D]
+//!   cargo run --release -p follow_graph -- [--users N] [--host H] [--port P] [--dbname D]
+//!   cargo run --release -p follow_graph -- --help
 
 use std::time::Instant;
 
+use clap::Parser;
 use follow_graph::{generate, load_edges, load_users, script, statement, QUESTIONS};
 use postgres::{Client, NoTls};
 
-fn arg(args: &[String], name: &str, default: &str) -> String {
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1))
-        .cloned()
-        .unwrap_or_else(|| default.to_owned())
+/// Generates a follow graph, loads it as roaring64 sets and as an edge table, and
+/// answers the example questions for a few users.
+#[derive(Parser)]
+#[command(name = "follow_graph")]
+struct Args {
+    /// users in the generated graph
+    #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u32).range(1..))]
+    users: u32,
+    #[arg(long, default_value = "127.0.0.1")]
+    host: String,
+    #[arg(long, default_value_t = 15432)]
+    port: u16,
+    /// a database the example may fill (it creates its tables there)
+    #[arg(long, default_value = "postgres")]
+    dbname: String,
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let args: Vec<String> = std::env::args().collect();
-    if args.iter().any(|a| a == "--help" || a == "-h") {
-        println!("usage: follow_graph [--users N (1000000)] [--host H] [--port P (15432)] [--dbname D (postgres)]");
-        return Ok(());
-    }
-    let users: u32 = arg(&args, "--users", "1000000").parse()?;
+    let args = Args::parse();
+    let users = args.users;
     let conn = format!(
         "host={} port={} user=postgres dbname={}",
-        arg(&args, "--host", "127.0.0.1"),
-        arg(&args, "--port", "15432"),
-        arg(&args, "--dbname", "postgres")
+        args.host, args.port, args.dbname
     );
     let mut c = Client::connect(&conn, NoTls)?;
     c.batch_execute("CREATE EXTENSION IF NOT EXISTS sroar_pg")?;

@@ -5,7 +5,7 @@
 use std::io::{Read, Write};
 
 use postgres::Client;
-use sroar_pg_client_tests::connect;
+use sroar_pg_client_tests::{connect, Raw};
 
 /// One-column binary COPY data holding the given field values.
 fn copy_binary(fields: &[&[u8]]) -> Vec<u8> {
@@ -235,5 +235,83 @@ fn copy_binary_accepts_portable_bytes() {
             .unwrap()
             .get(0);
         assert_eq!(field, &native, "COPY out ships the native bytes");
+    }
+}
+
+/// The bytea cast reads what binary input reads: native bytes, or the standard 64-bit
+/// portable format (here roaring-rs's own bytes, with edge values), to the same set.
+/// Bytes of neither format say so, naming both.
+#[test]
+fn bytea_cast_reads_what_binary_input_reads() {
+    let mut client = connect();
+    let mut tm = roaring::RoaringTreemap::new();
+    for v in [
+        0u64,
+        1 << 16,
+        1 << 32,
+        1 << 48,
+        u64::MAX,
+        1 << 63,
+        (1 << 63) - 1,
+    ] {
+        tm.insert(v);
+    }
+    tm.insert_range(70_000..200_000);
+    // Run containers where they are smaller, as the server writes them.
+    tm.optimize();
+    let mut portable = Vec::new();
+    tm.serialize_into(&mut portable).unwrap();
+    let mut empty = Vec::new();
+    roaring::RoaringTreemap::new()
+        .serialize_into(&mut empty)
+        .unwrap();
+    for bytes in [portable, empty] {
+        let row = client
+            .query_one(
+                "SELECT $1::bytea::roaring64::bytea, $2::roaring64::bytea, rb_from_portable($1)::bytea,
+                        rb_to_portable($1::bytea::roaring64) = $1",
+                &[&bytes, &Raw(bytes.clone())],
+            )
+            .unwrap();
+        let (cast, received, from_portable): (Vec<u8>, Vec<u8>, Vec<u8>) =
+            (row.get(0), row.get(1), row.get(2));
+        assert_eq!(cast, received, "the cast and binary input agree");
+        assert_eq!(cast, from_portable, "and are rb_from_portable's set");
+        assert!(
+            row.get::<_, bool>(3),
+            "exported back to the same portable bytes"
+        );
+        // Native bytes through the cast are kept as they are.
+        let again: Vec<u8> = client
+            .query_one("SELECT $1::bytea::roaring64::bytea", &[&cast])
+            .unwrap()
+            .get(0);
+        assert_eq!(again, cast);
+    }
+    // int8 order of the portable values: u64 1 << 63 is int8 min, u64::MAX is -1.
+    let ends: (i64, i64) = {
+        let mut p = Vec::new();
+        tm.serialize_into(&mut p).unwrap();
+        let row = client
+            .query_one(
+                "SELECT rb_min($1::bytea::roaring64), rb_max($1::bytea::roaring64)",
+                &[&p],
+            )
+            .unwrap();
+        (row.get(0), row.get(1))
+    };
+    assert_eq!(ends, (i64::MIN, i64::MAX));
+
+    for bytes in [b"hello, world!!!!".to_vec(), vec![0; 40], vec![1, 2, 3]] {
+        let e = client
+            .query_one("SELECT $1::bytea::roaring64", &[&bytes])
+            .expect_err("neither format");
+        let db = e.as_db_error().expect("a server error");
+        assert_eq!(db.code().code(), "22P03");
+        assert!(
+            db.message().contains("native format") && db.message().contains("portable"),
+            "{}",
+            db.message()
+        );
     }
 }

@@ -61,7 +61,7 @@ fn malformed_text_is_22p02() {
         "{+-1}",
         "{-}",
         "{+}",
-        "{NULL}",
+        "{NULLX}",
         "{1;2}",
         "{{1}}",
         "{１}",
@@ -167,42 +167,51 @@ fn out_of_range_numbers_are_22003() {
     );
 }
 
+/// A NULL element is 22004 with one wording on every way in, naming its place.
+fn expect_null_element(c: &mut Client, sql: &str, params: &[&(dyn ToSql + Sync)], element: usize) {
+    let e = c.query(sql, params).expect_err(sql);
+    let db = e.as_db_error().unwrap_or_else(|| panic!("{sql}: {e}"));
+    assert_eq!(db.code().code(), "22004", "{sql}: {e}");
+    assert_eq!(db.message(), "roaring64 cannot contain NULL", "{sql}");
+    assert_eq!(
+        db.detail(),
+        Some(format!("Element {element} of the input is NULL.").as_str()),
+        "{sql}"
+    );
+    alive(c);
+}
+
 #[test]
-fn null_array_elements_are_22004() {
+fn null_elements_are_22004_on_every_way_in() {
     let mut c = connect();
-    for sql in [
-        "SELECT rb_build(ARRAY[1, NULL]::int8[])",
-        "SELECT rb_build(ARRAY[NULL]::int8[])",
-        "SELECT ARRAY[NULL, 2]::int8[]::roaring64",
-        "SELECT ARRAY[1, NULL]::int4[]::roaring64",
-        "SELECT rb_add('{1}'::roaring64, ARRAY[NULL]::int8[])",
-        "SELECT rb_remove('{1}'::roaring64, ARRAY[2, NULL]::int8[])",
+    for (sql, element) in [
+        ("SELECT '{NULL}'::roaring64", 1),
+        ("SELECT '{1, null ,3}'::roaring64", 2),
+        ("SELECT '{1,2,NuLl}'::roaring64_state", 3),
+        ("SELECT rb_build(ARRAY[1, NULL]::int8[])", 2),
+        ("SELECT rb_build(ARRAY[NULL]::int8[])", 1),
+        ("SELECT ARRAY[NULL, 2]::int8[]::roaring64", 1),
+        ("SELECT ARRAY[1, NULL]::int4[]::roaring64", 2),
+        ("SELECT rb_add('{1}'::roaring64, ARRAY[NULL]::int8[])", 1),
+        (
+            "SELECT rb_remove('{1}'::roaring64, ARRAY[2, NULL]::int8[])",
+            2,
+        ),
     ] {
-        expect_code(&mut c, "22004", sql, &[], sql);
+        expect_null_element(&mut c, sql, &[], element);
     }
     let with_null: Vec<Option<i64>> = vec![Some(1), None, Some(3)];
-    expect_code(
+    expect_null_element(&mut c, "SELECT rb_build($1::int8[])", &[&with_null], 2);
+    expect_null_element(
         &mut c,
-        "22004",
-        "SELECT rb_build($1::int8[])",
-        &[&with_null],
-        "parameter",
-    );
-    expect_code(
-        &mut c,
-        "22004",
         "SELECT rb_add($1::text::roaring64, $2::int8[])",
         &[&"{}", &with_null],
-        "parameter",
+        2,
     );
     let with_null32: Vec<Option<i32>> = vec![None];
-    expect_code(
-        &mut c,
-        "22004",
-        "SELECT $1::int4[]::roaring64",
-        &[&with_null32],
-        "int4 parameter",
-    );
+    expect_null_element(&mut c, "SELECT $1::int4[]::roaring64", &[&with_null32], 1);
+    // A word that only starts like NULL is a syntax error, not a NULL.
+    expect_code(&mut c, "22P02", "SELECT '{NULLS}'::roaring64", &[], "NULLS");
 }
 
 #[test]

@@ -6,6 +6,7 @@ mod follow;
 mod gin;
 mod group_by;
 mod ingest;
+mod many;
 mod pgbench;
 mod point_reads;
 mod storage;
@@ -18,6 +19,7 @@ pub const GROUPS: &[&str] = &[
     "builds",
     "pairwise",
     "one_set",
+    "many",
     "point_reads",
     "group_by",
     "gin",
@@ -42,6 +44,7 @@ pub fn plan(cfg: &Config) -> Vec<Step> {
         }));
     }
     steps.extend(datasets::steps(cfg));
+    steps.extend(many::steps(cfg));
     steps.extend(point_reads::steps(cfg));
     steps.extend(group_by::steps(cfg));
     steps.extend(gin::steps(cfg));

@@ -7,6 +7,6 @@ pub(crate) mod encode;
 pub mod header;
 pub mod validate;
 
-pub use header::{version_of, Header, HEADER_MAX_LEN, MAX_LEN, VERSION};
+pub use header::{version_of, Header, HEADER_MAX_LEN, MAGIC, MAX_LEN, VERSION};
 pub(crate) use validate::validate;
 pub use validate::FormatError;

@@ -6,7 +6,7 @@ use core::ops::{BitAnd, BitOr, BitXor, Sub};
 
 use super::{
     and, and_len, and_many, and_writer, andnot, andnot_len, andnot_writer, or_writer, xor_writer, are_disjoint_by_headers, cmp, intersects,
-    is_subset, is_subset_by_headers, or, or_len, or_many, xor, xor_len, SetOp, XorAccumulator,
+    is_subset, is_subset_by_headers, or, or_len, or_many, or_many_len, xor, xor_len, SetOp, XorAccumulator,
 };
 use crate::format::Header;
 use crate::owned::Roaring;
@@ -187,6 +187,37 @@ impl SetOp {
                     acc.add(*v);
                 }
                 acc.finish()
+            }
+        }
+    }
+}
+
+impl SetOp {
+    /// The cardinality of the operation over any number of sets, without keeping
+    /// the result: the union is counted key by key with no output, the intersection
+    /// is built from its smallest input (it is no larger), and the symmetric
+    /// difference is accumulated.
+    ///
+    /// ```
+    /// use sroar::{Roaring, SetOp};
+    ///
+    /// let sets: Vec<Roaring> = [[1u64, 2], [2, 3], [2, 9]].iter().map(|s| Roaring::from_sorted(s).unwrap()).collect();
+    /// let views: Vec<_> = sets.iter().map(Roaring::view).collect();
+    /// assert_eq!(SetOp::Or.many_len(&views), 4);
+    /// assert_eq!(SetOp::And.many_len(&views), 1);
+    /// assert_eq!(SetOp::Xor.many_len(&views), 3);
+    /// ```
+    pub fn many_len(self, views: &[RoaringView<'_>]) -> u64 {
+        match self {
+            SetOp::Or => or_many_len(views),
+            SetOp::And if views.is_empty() => 0,
+            SetOp::And => and_many(views).len(),
+            SetOp::Xor => {
+                let mut acc = XorAccumulator::new();
+                for v in views {
+                    acc.add(*v);
+                }
+                acc.len()
             }
         }
     }

@@ -44,7 +44,7 @@ pub use andnot::{andnot, andnot_writer};
 pub use intersects::intersects;
 pub use len::{and_len, andnot_len, or_len, xor_len};
 pub use or::{or, or_writer};
-pub use or_many::or_many;
+pub use or_many::{or_many, or_many_len};
 pub use order::cmp;
 pub use subset::{is_subset, is_subset_by_headers};
 pub use xor::{xor, xor_writer};

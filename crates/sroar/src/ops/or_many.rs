@@ -5,21 +5,24 @@ use hashbrown::HashMap;
 use super::key_hash::KeyHash;
 use super::pair::{is_full, payload_bound, run_bound_bytes};
 use crate::container::bitmap::WORDS;
-use crate::container::{Container, ARRAY_MAX};
+use crate::container::Container;
 use crate::kernels::{array_bitmap, bitmap, run};
 use crate::view::RoaringView;
 use crate::writer::Writer;
 
 /// Values in a full container.
 const FULL: u32 = 1 << 16;
+/// Below this many values in a key, sorting them beats clearing, filling and
+/// scanning an 8 kB bitmap.
+const SORT_UP_TO: u64 = 128;
 
 /// The union of all `views`, as an unfinished [`Writer`] (the empty set for no
 /// views).
 ///
 /// The containers are gathered first, grouped by key, which sizes the writer
 /// once. Then, per key: a single container is copied verbatim; a full container
-/// ends the key at once; arrays whose summed cardinality fits an array are
-/// concatenated, sorted and deduplicated; anything else is ORed into one scratch
+/// ends the key at once; arrays of a few values in all are concatenated, sorted
+/// and deduplicated; anything else is ORed into one scratch
 /// bitmap (stopping as soon as it is full, see `or_into_bitmap`) and pushed in
 /// its canonical kind.
 pub fn or_many(views: &[RoaringView<'_>]) -> Writer {
@@ -60,7 +63,10 @@ pub fn or_many(views: &[RoaringView<'_>]) -> Writer {
         }
         let card: u64 = group.iter().map(|m| u64::from(m.card)).sum();
         let all_arrays = group.iter().all(|m| matches!(m.c, Container::Array(_)));
-        if all_arrays && card <= u64::from(ARRAY_MAX) {
+        // A few values are sorted; more are ORed into the bitmap and pushed in their
+        // canonical kind (an array when they fit one), which costs a scan of 8 kB
+        // where sorting thousands of values cost 10 to 50 times that.
+        if all_arrays && card <= SORT_UP_TO {
             lows.clear();
             for m in group {
                 lows.extend(m.c.iter());
@@ -77,6 +83,44 @@ pub fn or_many(views: &[RoaringView<'_>]) -> Writer {
         }
     }
     w
+}
+
+/// The cardinality of the union of all `views`, without writing the union. Per key:
+/// a single container counts from its directory entry (its payload is not read), a
+/// full container ends the key, a few values are sorted and counted, and anything
+/// else is ORed into one scratch bitmap and counted there.
+pub fn or_many_len(views: &[RoaringView<'_>]) -> u64 {
+    let groups = Groups::gather(views);
+    let mut total = 0u64;
+    let mut lows: Vec<u16> = Vec::new();
+    let mut words: Option<Box<[u64; WORDS]>> = None;
+    for (i, (_, group)) in groups.iter().enumerate() {
+        if i % 4096 == 4095 {
+            crate::interrupt::check();
+        }
+        if let [one] = group {
+            total += u64::from(one.card);
+            continue;
+        }
+        if group.iter().any(|m| is_full(m.c)) {
+            total += u64::from(FULL);
+            continue;
+        }
+        let card: u64 = group.iter().map(|m| u64::from(m.card)).sum();
+        if card <= SORT_UP_TO {
+            lows.clear();
+            for m in group {
+                lows.extend(m.c.iter());
+            }
+            lows.sort_unstable();
+            lows.dedup();
+            total += lows.len() as u64;
+            continue;
+        }
+        let words = words.get_or_insert_with(|| Box::new([0; WORDS]));
+        total += or_into_bitmap(group, words).map_or(u64::from(FULL), u64::from);
+    }
+    total
 }
 
 /// ORs the containers of `group` into `words`; returns the cardinality, or

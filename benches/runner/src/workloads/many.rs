@@ -1,0 +1,112 @@
+//! Many sets in one call against the aggregate over the same stored rows: the
+//! VARIADIC functions (`rb_or_cardinality(a, b, c)`, `rb_or(a, b, c)`, …) should beat
+//! `rb_or_cardinality_agg` and friends, since they have no per-row step.
+//!
+//! 90 stored sets, small (1,000 ids over 10M) and large (500,000 ids over 50M; a
+//! skewed spread, so that low ids are dense and high ones sparse). Each query makes
+//! 90/k calls of k sets (k = 3, 5, 20, 90), every call on different stored rows, in
+//! the two shapes users write: explicit arguments from a join of the rows, and
+//! `VARIADIC array_agg(s)` over a GROUP BY; the aggregate runs over the same groups.
+//! Each record pair compares one shape with the aggregate, from one interleaved run.
+
+use crate::measure::{interleaved, v, Record, R64};
+use crate::{step, Config, Ctx, Step};
+
+/// The aggregate's system name in the records: the n-way function is roaring64.
+const AGG: &str = "aggregate";
+const SETS: u32 = 90;
+const KS: [u32; 4] = [3, 5, 20, 90];
+
+/// (n-way function, aggregate, wrap): the set-valued forms are timed through their
+/// cardinality, so that every variant returns one number to compare.
+const OPS: [(&str, &str, &str); 4] = [
+    ("rb_or_cardinality", "rb_or_cardinality_agg", ""),
+    ("rb_and_cardinality", "rb_and_cardinality_agg", ""),
+    ("rb_or", "rb_or_agg", "rb_cardinality"),
+    ("rb_and", "rb_and_agg", "rb_cardinality"),
+];
+
+pub fn steps(cfg: &Config) -> Vec<Step> {
+    let sizes = [
+        ("small", "nw_small", cfg.pick(200u32, 1_000), 10_000_000u64),
+        ("large", "nw_large", cfg.pick(20_000, 500_000), 50_000_000),
+    ];
+    let mut steps = Vec::new();
+    for (label, table, n, spread) in sizes {
+        steps.push(step("many", format!("build {SETS} {label} sets"), move |ctx| {
+            ctx.db.exec(&format!(
+                "DROP TABLE IF EXISTS {table};
+                 CREATE TABLE {table} (id int PRIMARY KEY, s roaring64 NOT NULL);
+                 INSERT INTO {table}
+                   SELECT id, rb_build_agg(({spread}::float8
+                            * ((hashint8(id * 1000003 + j) & 2147483647)::float8 / 2147483648.0) ^ 2)::int8)
+                     FROM generate_series(1, {SETS}) id, generate_series(1, {n}) j
+                    GROUP BY id;"
+            ));
+            ctx.db.vacuum(&[table]);
+        }));
+        for k in KS {
+            steps.push(step(
+                "many",
+                format!("{label} sets, {k} per call"),
+                move |ctx| measure(ctx, table, &format!("{label} sets, {k} per call"), k),
+            ));
+        }
+    }
+    steps
+}
+
+fn measure(ctx: &mut Ctx, table: &str, case: &str, k: u32) {
+    let groups = SETS / k;
+    let last = groups * k;
+    for (nway, agg, wrap) in OPS {
+        let (open, close) = if wrap.is_empty() {
+            (String::new(), "")
+        } else {
+            (format!("{wrap}("), ")")
+        };
+        // Explicit arguments: one row per group of k stored sets, joined by key.
+        let args: Vec<String> = (1..=k).map(|i| format!("s{i}.s")).collect();
+        let joins: String = (1..=k)
+            .map(|i| format!(" JOIN {table} s{i} ON s{i}.id = g * {k} + {i}"))
+            .collect();
+        let explicit = format!(
+            "SELECT sum({open}{nway}({}){close}) FROM generate_series(0, {groups} - 1) g{joins}",
+            args.join(", ")
+        );
+        let grouped = |call: &str| {
+            format!(
+                "SELECT sum(c) FROM (SELECT {open}{call}{close} AS c FROM {table}
+                  WHERE id <= {last} GROUP BY (id - 1) / {k}) t"
+            )
+        };
+        let variadic = grouped(&format!("{nway}(VARIADIC array_agg(s))"));
+        let aggregate = grouped(&format!("{agg}(s)"));
+
+        let answers: Vec<i64> = [&explicit, &variadic, &aggregate]
+            .iter()
+            .map(|q| ctx.db.i64(&format!("SELECT ({q})::int8")))
+            .collect();
+        if answers.iter().any(|&a| a != answers[0]) {
+            ctx.fail(format!(
+                "many/{nway} [{case}]: arguments, VARIADIC and {agg} disagree: {answers:?}"
+            ));
+        }
+        let vs = [v(R64, &explicit), v(R64, &variadic), v(AGG, &aggregate)];
+        let setup = "SET max_parallel_workers_per_gather = 0";
+        let recs = interleaved(&mut ctx.db, "many/run", case, setup, &vs, ctx.cfg.reps);
+        let named = |r: &Record, workload: &str| Record {
+            workload: workload.to_owned(),
+            ..r.clone()
+        };
+        let (by_args, by_variadic) = (
+            format!("many/{nway}(a, b, …) vs {agg}"),
+            format!("many/{nway}(VARIADIC array_agg) vs {agg}"),
+        );
+        ctx.add(vec![named(&recs[0], &by_args), named(&recs[2], &by_args)]);
+        ctx.add(vec![
+            named(&recs[1], &by_variadic),
+            named(&recs[2], &by_variadic),
+        ]);
+    }
+}
