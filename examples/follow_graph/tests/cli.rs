@@ -1,5 +1,5 @@
-//! The example's command line: help exits 0, a wrong flag or value exits 2 with the
-//! usage, before any graph is generated or server reached.
+//! The example's command line: help exits 0, a wrong flag exits 2 with the usage and
+//! a wrong value exits 2 naming it, before any graph is generated or server reached.
 
 use std::process::Command;
 
@@ -21,16 +21,26 @@ fn help_prints_usage_and_exits_0() {
 }
 
 #[test]
-fn wrong_arguments_exit_2_with_usage() {
-    for args in [
-        &["--bogus"][..],
-        &["--users", "0"],
-        &["--users", "ten"],
-        &["extra"],
-    ] {
+fn wrong_arguments_exit_2() {
+    // An unknown flag or a bare word: the usage.
+    for args in [&["--bogus"][..], &["extra"]] {
         let out = run(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains("Usage"), "{args:?}: {err}");
+    }
+    // A wrong value: what is wrong with it, naming the flag.
+    for args in [
+        &["--users", "0"][..],
+        &["--users", "ten"],
+        &["--port", "99999"],
+    ] {
+        let out = run(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(args[0]) && err.contains(args[1]),
+            "{args:?}: {err}"
+        );
     }
 }

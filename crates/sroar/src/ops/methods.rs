@@ -205,7 +205,7 @@ impl SetOp {
     /// let views: Vec<_> = sets.iter().map(Roaring::view).collect();
     /// assert_eq!(SetOp::Or.many_len(&views), 4);
     /// assert_eq!(SetOp::And.many_len(&views), 1);
-    /// assert_eq!(SetOp::Xor.many_len(&views), 3);
+    /// assert_eq!(SetOp::Xor.many_len(&views), 4); // 2 is in all three: an odd count
     /// ```
     pub fn many_len(self, views: &[RoaringView<'_>]) -> u64 {
         match self {
