@@ -122,17 +122,14 @@ pub fn neither_binary_format(bytes: &[u8]) -> ! {
 /// A range too large for one value (54000): why, and what the largest range is,
 /// since "the whole range is one run" reads like it should fit.
 pub fn range_too_large(needed: u64) -> ! {
-    pgrx::pg_sys::panic::ErrorReport::new(
+    crate::pg::error_with_hint(
         ERRCODE_PROGRAM_LIMIT_EXCEEDED,
         format!(
             "roaring64 result would be {needed} bytes, more than the {MAX_VALUE_BYTES}-byte limit of a PostgreSQL value"
         ),
-        pgrx::pg_sys::function_name!(),
+        "Every 65,536 consecutive values (from a multiple of 65,536) take a container of their own, even inside one run: about 14 bytes each when full.",
+        format!("One set holds a range of at most {LARGEST_RANGE} values (just under 2^42) wherever it starts; keep wider ranges as int8range, or split them over rows."),
     )
-    .set_detail("Every 65,536 consecutive values (from a multiple of 65,536) take a container of their own, even inside one run: about 14 bytes each when full.")
-    .set_hint(format!("One set holds a range of at most {LARGEST_RANGE} values (just under 2^42) wherever it starts; keep wider ranges as int8range, or split them over rows."))
-    .report(pgrx::PgLogLevel::ERROR);
-    unreachable!("an ERROR report does not return")
 }
 
 /// The longest range [start, start + n) that fits in one value wherever it starts.

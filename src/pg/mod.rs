@@ -49,6 +49,20 @@ pub use variadic::{variadic_sets, Expr, SetArg, SupportRequest};
 /// The version-1 info record type every entry point returns from its `pg_finfo_*`.
 pub type FinfoRecord = pgrx::pg_sys::Pg_finfo_record;
 
+/// An ERROR with a DETAIL and a HINT (pgrx's `ereport!` takes a DETAIL only).
+pub fn error_with_hint(
+    code: pgrx::PgSqlErrorCode,
+    message: String,
+    detail: &str,
+    hint: String,
+) -> ! {
+    pgrx::pg_sys::panic::ErrorReport::new(code, message, pgrx::function_name!())
+        .set_detail(detail)
+        .set_hint(hint)
+        .report(pgrx::PgLogLevel::ERROR);
+    unreachable!("an ERROR report does not return")
+}
+
 /// Lets statement_timeout and cancel requests stop long loops.
 pub fn check_for_interrupts() {
     pgrx::check_for_interrupts!();
