@@ -9,7 +9,6 @@ use sroar::{PortableFormat, RoaringView, Writer};
 use sroar_pg_macros::sql_fn;
 
 use crate::errors;
-use crate::functions::from_int8s;
 use crate::int8;
 use crate::pg::{
     check_for_interrupts, palloc_cstring, Bytea, CStringOut, ReceiveBuffer, RoaringOut,
@@ -27,8 +26,8 @@ fn from_native(bytes: &[u8]) -> RoaringOut {
     Bytea::write(bytes.len(), |out| out.copy_from_slice(bytes)).into_roaring()
 }
 
-/// A set from `roaring64` text input (either form), with its errors: the many-set
-/// functions read their untyped literals with it.
+/// A set from `roaring64` text input (either form), with its errors: the type's
+/// input function, and the many-set functions' text arguments.
 pub fn parse_set(s: &str) -> sroar::Roaring {
     match text::parse(s, check_for_interrupts) {
         Ok(Parsed::Values(values)) => {
@@ -48,13 +47,7 @@ fn roaring64_in(input: &CStr) -> RoaringOut {
     let Ok(s) = input.to_str() else {
         errors::invalid_text("", 1, "input is not valid UTF-8")
     };
-    match text::parse(s, check_for_interrupts) {
-        Ok(Parsed::Values(values)) => from_int8s(values),
-        Ok(Parsed::Hex(bytes)) => from_native(&bytes),
-        Err(TextError::Syntax { position, what }) => errors::invalid_text(s, position, what),
-        Err(TextError::OutOfRange { number }) => errors::int8_out_of_range(&number),
-        Err(TextError::Null { element }) => errors::null_element(element),
-    }
+    parse_set(s).into()
 }
 
 /// Text output fails with 54000 before building text longer than a PostgreSQL value.

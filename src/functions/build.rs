@@ -8,7 +8,7 @@ use crate::pg::{check_for_interrupts, int8_array, Int8Array, RoaringOut};
 use crate::read::Stored;
 
 /// Builds a set from int8 values given in any order, with duplicates.
-pub fn from_int8s(values: impl IntoIterator<Item = i64>) -> RoaringOut {
+fn from_int8s(values: impl IntoIterator<Item = i64>) -> RoaringOut {
     sroar::Roaring::from_signed(values).into()
 }
 

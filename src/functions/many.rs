@@ -42,8 +42,9 @@ impl Held<'_> {
     }
 }
 
-/// The sets of a `roaring64[]`, or of a `VARIADIC "any"` call; None when one of
-/// them is NULL: like the two-set functions, an unknown set gives an unknown result.
+/// The sets of a `roaring64[]`, or (`from_args`) of a `VARIADIC "any"` call; None
+/// when one of them is NULL: like the two-set functions, an unknown set gives an
+/// unknown result.
 fn from_array<'a>(sets: &'a Sets<'_>) -> Option<Vec<Held<'a>>> {
     sets.iter().map(|s| s.map(Held::InArray)).collect()
 }

@@ -2,7 +2,6 @@
 
 mod algebra;
 mod build;
-pub(crate) use build::from_int8s;
 mod element;
 mod many;
 mod multirange;
