@@ -15,7 +15,7 @@ use crate::pg::{
 };
 use crate::read::Stored;
 use crate::settings::{OutputFormat, OUTPUT_FORMAT};
-use crate::text::{self, Parsed, TextError};
+use sroar::text::{self, Parsed, TextError};
 
 /// Native bytes from outside (hex text, binary input, bytea): validated where they
 /// are, then copied once into the value.

@@ -24,7 +24,6 @@ mod opclass;
 mod pg;
 mod read;
 mod settings;
-mod text;
 
 pgrx::extension_sql_file!("../sql/sroar_pg.sql", name = "sroar_pg_surface", finalize);
 

@@ -28,7 +28,9 @@
 //! | streaming (aggregates) | [`Accumulator`] of a [`SetOp`] |
 //! | a few byte ranges of a stored value (TOAST slices) | [`Header::from_prefix`], [`Partial`] |
 //! | the standard portable formats | [`PortableFormat`]: [`Roaring::from_portable`], [`Writer::from_portable`], [`RoaringView::to_portable`]; [`looks_like_portable`] |
-//! | signed values (SQL `bigint`) | [`to_stored`], [`to_signed`], [`to_signed_bits`], [`Roaring::from_signed`] |
+//! | signed values (SQL `bigint`) | [`to_stored`], [`to_signed`], [`to_signed_bits`], [`Roaring::from_signed`]; `RoaringView`'s `*_signed` methods |
+//! | `roaring64` text (`{1,-2}`, `\\x…`) | [`text`], [`Roaring::from_text`] |
+//! | PostgreSQL clients | features `postgres-types` (the `postgres` and `tokio-postgres` crates) and `sqlx` |
 //! | SIMD tiers | [`simd`] |
 //! | cancellation | [`set_interrupt_hook`] |
 //!
@@ -53,8 +55,11 @@ internal_modules!(
     builder, container, edit, format, iter, kernels, ops, partial, portable, range, runs, shift,
     signed, sorted, stats, view, writer,
 );
+#[cfg(any(feature = "postgres-types", feature = "sqlx"))]
+mod client;
 mod interrupt;
 mod owned;
+pub mod text;
 
 pub use container::{ArrayView, BitmapView, Container, Kind, RunView, ARRAY_MAX};
 pub use format::encode::Encode;

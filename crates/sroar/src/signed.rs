@@ -55,6 +55,52 @@ pub fn from_signed(values: impl IntoIterator<Item = i64>) -> Result<Vec<u8>, Cap
     from_sorted(&v)
 }
 
+/// The same questions in the signed domain, for callers that speak SQL's `bigint`
+/// (the clients): each applies the map on the way in and out, nothing else.
+///
+/// ```
+/// use sroar::Roaring;
+///
+/// let set = Roaring::from_signed([-1, 0, i64::MAX]).unwrap();
+/// let view = set.view();
+/// assert!(view.contains_signed(-1));
+/// assert_eq!(view.min_signed(), Some(-1));
+/// assert_eq!(view.rank_signed(0), 2);
+/// assert_eq!(view.select_signed(2), Some(i64::MAX));
+/// assert_eq!(view.iter_signed().collect::<Vec<_>>(), [-1, 0, i64::MAX]);
+/// ```
+impl<'a> RoaringView<'a> {
+    /// Whether `x` is in the set.
+    pub fn contains_signed(&self, x: i64) -> bool {
+        self.contains(to_stored(x))
+    }
+
+    /// The smallest value, in signed order.
+    pub fn min_signed(&self) -> Option<i64> {
+        self.min().map(to_signed)
+    }
+
+    /// The largest value, in signed order.
+    pub fn max_signed(&self) -> Option<i64> {
+        self.max().map(to_signed)
+    }
+
+    /// How many values are at most `x`.
+    pub fn rank_signed(&self, x: i64) -> u64 {
+        self.rank(to_stored(x))
+    }
+
+    /// The value of 0-based rank `k`.
+    pub fn select_signed(&self, k: u64) -> Option<i64> {
+        self.select(k).map(to_signed)
+    }
+
+    /// The values in ascending signed order.
+    pub fn iter_signed(&self) -> impl DoubleEndedIterator<Item = i64> + 'a {
+        self.iter().map(to_signed)
+    }
+}
+
 /// The key bit that the sign bit of a value is in.
 const KEY_TOP: u64 = 1 << 47;
 

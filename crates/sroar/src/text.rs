@@ -1,27 +1,116 @@
-//! The text form of a `roaring64`: `{3,1,2}` in, `{1,2,3}` out, or `\x` followed by
-//! the hex of the native bytes. Plain Rust, so the parser is tested without a server.
+//! The text form of a set as sroar_pg prints a `roaring64`: `{3,1,-2}` (signed
+//! values, any order, duplicates allowed) or `\x` followed by the hex of the native
+//! bytes. The server's input function and the clients read it with the same parser.
+//!
+//! ```
+//! use sroar::{to_stored, Roaring};
+//!
+//! let set = Roaring::from_text("{3, -1, 3}").unwrap();
+//! assert!(set.contains(to_stored(-1)));
+//! assert_eq!(Roaring::from_text(&set.to_hex_text()).unwrap(), set);
+//! assert!(Roaring::from_text("{1,x}").is_err());
+//! ```
+
+use core::fmt;
+
+use crate::{CapacityError, FormatError, Roaring};
 
 /// What is wrong with a text input, and where (1-based character position).
 #[derive(Debug, PartialEq, Eq)]
 pub enum TextError {
+    /// Not the grammar of either form, at `position`.
     Syntax {
+        /// 1-based character position.
         position: usize,
+        /// What was expected there.
         what: &'static str,
     },
+    /// A number outside int8's range, as written.
     OutOfRange {
+        /// The number as written.
         number: String,
     },
     /// An unquoted NULL, as in array text: `element` is its 1-based place.
     Null {
+        /// 1-based place of the NULL among the elements.
         element: usize,
     },
+}
+
+impl fmt::Display for TextError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TextError::Syntax { position, what } => write!(f, "{what} at character {position}"),
+            TextError::OutOfRange { number } => write!(f, "{number} is out of range for int8"),
+            TextError::Null { element } => write!(f, "element {element} is NULL"),
+        }
+    }
+}
+
+impl std::error::Error for TextError {}
+
+/// Why [`Roaring::from_text`] refused its input.
+#[derive(Debug, PartialEq, Eq)]
+pub enum FromTextError {
+    /// The text is not either form.
+    Text(TextError),
+    /// The hex form's bytes are not a valid set.
+    Bytes(FormatError),
+    /// The set would reach 2^30 bytes.
+    Capacity(CapacityError),
+}
+
+impl fmt::Display for FromTextError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FromTextError::Text(e) => e.fmt(f),
+            FromTextError::Bytes(e) => e.fmt(f),
+            FromTextError::Capacity(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for FromTextError {}
+
+impl Roaring {
+    /// A set from either text form (see the module), validated.
+    pub fn from_text(text: &str) -> Result<Roaring, FromTextError> {
+        match parse(text, || ()).map_err(FromTextError::Text)? {
+            Parsed::Values(values) => Roaring::from_signed(values).map_err(FromTextError::Capacity),
+            Parsed::Hex(bytes) => Roaring::from_bytes(bytes).map_err(FromTextError::Bytes),
+        }
+    }
+
+    /// The `\x…` text form: hex of the native bytes.
+    pub fn to_hex_text(&self) -> String {
+        let mut out = Vec::new();
+        write_hex(&mut out, self.as_bytes());
+        // Only ASCII was written.
+        String::from_utf8(out).unwrap_or_default()
+    }
+
+    /// The `{…}` text form: the signed values in ascending order.
+    pub fn to_array_text(&self) -> String {
+        let mut out = String::with_capacity(2 + 8 * self.len() as usize);
+        out.push('{');
+        for (i, v) in self.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str(&crate::to_signed(v).to_string());
+        }
+        out.push('}');
+        out
+    }
 }
 
 /// The parsed text: int8 values as written (any order, duplicates allowed), or the
 /// raw bytes of a hex input.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Parsed {
+    /// The values of the `{…}` form, as written.
     Values(Vec<i64>),
+    /// The bytes of the `\x…` form, not yet validated.
     Hex(Vec<u8>),
 }
 

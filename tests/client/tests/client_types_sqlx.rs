@@ -1,0 +1,104 @@
+//! sroar's client types through sqlx (feature `sqlx`): results in binary (prepared)
+//! and in text (`raw_sql`), parameters, NULL, and bad bytes refused.
+
+use sqlx::postgres::PgPoolOptions;
+use sqlx::{PgPool, Row};
+use sroar::{Roaring, RoaringView};
+use sroar_pg_client_tests::{array_text, connect};
+
+async fn pool() -> PgPool {
+    // Creates the extension once, on a thread of its own: the `postgres` crate
+    // blocks on a runtime of its own.
+    std::thread::spawn(|| drop(connect())).join().unwrap();
+    let url = format!(
+        "postgres://postgres@127.0.0.1:{}/postgres",
+        sroar_pg_client_tests::port()
+    );
+    PgPoolOptions::new()
+        .max_connections(1)
+        .connect(&url)
+        .await
+        .unwrap_or_else(|e| panic!("cannot connect to {url}: {e}"))
+}
+
+fn edge_values() -> Vec<Vec<i64>> {
+    vec![
+        vec![],
+        vec![i64::MIN, -1, 0, 1, i64::MAX],
+        vec![65536, 1 << 32, 1 << 48],
+        ((1 << 32) - 70_000..(1 << 32) + 70_000).collect(),
+    ]
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn binary_and_text_results_and_parameters() {
+    let pool = pool().await;
+    for values in edge_values() {
+        let text = array_text(&values);
+        // Prepared: binary results, read in place.
+        let row = sqlx::query("SELECT $1::text::roaring64")
+            .bind(&text)
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+        let view: RoaringView = row.get(0);
+        assert_eq!(view.iter_signed().collect::<Vec<_>>(), values);
+        let owned: Roaring = row.get(0);
+        assert_eq!(owned.view(), view);
+
+        // As a parameter, owned and borrowed.
+        let back: String = sqlx::query_scalar("SELECT $1::text")
+            .bind(&owned)
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+        assert_eq!(back, text);
+        let same: bool = sqlx::query_scalar("SELECT $1 = $2::text::roaring64")
+            .bind(view)
+            .bind(&text)
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+        assert!(same);
+
+        // Text results (no parameters, simple protocol): Roaring parses them.
+        for format in ["array", "hex"] {
+            let sql = format!("SET sroar.output_format = '{format}'; SELECT '{text}'::roaring64");
+            let rows = sqlx::raw_sql(&sql).fetch_all(&pool).await.unwrap();
+            let from_text: Roaring = rows[0].get(0);
+            assert_eq!(from_text, owned, "{format}");
+            assert!(rows[0].try_get::<RoaringView, _>(0).is_err());
+        }
+        sqlx::raw_sql("RESET sroar.output_format")
+            .execute(&pool)
+            .await
+            .unwrap();
+    }
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn null_signed_order_and_bad_bytes() {
+    let pool = pool().await;
+    let none: Option<Roaring> = sqlx::query_scalar("SELECT NULL::roaring64")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert_eq!(none, None);
+
+    let set: Roaring = sqlx::query_scalar("SELECT '{3,-1}'::roaring64")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert!(set.view().contains_signed(-1));
+    assert_eq!(set.view().iter_signed().collect::<Vec<_>>(), [-1, 3]);
+
+    // The server refuses a truncated value with 22P03.
+    let bytes = Roaring::from_signed([1, 1 << 40]).unwrap().into_bytes();
+    let err = sqlx::query("SELECT $1::roaring64")
+        .bind(&bytes[..bytes.len() - 1])
+        .fetch_one(&pool)
+        .await
+        .unwrap_err();
+    let code = err.as_database_error().and_then(|e| e.code()).unwrap();
+    assert_eq!(code, "22P03", "{err}");
+}
