@@ -16,7 +16,7 @@ FROM rust:1.95-bookworm AS build
 WORKDIR /opt/sroar_pg
 COPY . .
 RUN bash scripts/setup.sh --install-only \
-    && bash scripts/package.sh --out /out
+    && bash scripts/package.sh --out /out --no-wheel
 
 # The image: the official one, plus the library, the control file and the SQL scripts
 # where its PostgreSQL looks for them (the same Debian layout as the build's).

@@ -31,6 +31,13 @@ install_extension
 bash "$ROOT/scripts/pg_roaringbitmap.sh" ||
     echo "note: pg_roaringbitmap could not be built; the benchmark runs without it"
 
+# The clients group measures the Python package too (benches/clients/read.py).
+if SROAR_BENCH_PYTHON=$(python_package); then
+    export SROAR_BENCH_PYTHON
+else
+    echo "note: the Python package could not be built; the Python clients are not measured"
+    unset SROAR_BENCH_PYTHON
+fi
 say "Building the benchmark runner"
 (cd "$ROOT" && cargo build --release --locked --quiet -p sroar_bench)
 

@@ -132,8 +132,10 @@ install_prerequisites() {
 }
 
 # The Python the client recipes and tests run on: a venv under target/ (ignored) with
-# psycopg 3 and pyroaring at pinned versions; kept between runs. Prints its python.
-PYTHON_PACKAGES=("psycopg[binary]==3.3.9" "pyroaring==1.2.0")
+# psycopg 3, pyroaring, and what the Python package's build and tests need, at pinned
+# versions; kept between runs. Prints its python.
+PYTHON_PACKAGES=("psycopg[binary]==3.3.9" "pyroaring==1.2.0" "maturin==1.16.0" "pytest==9.2.0"
+    "hypothesis==6.148.7" "numpy==2.4.6")
 python_env() {
     local venv=$ROOT/target/venv stamp
     stamp=$venv/.packages-$(echo "${PYTHON_PACKAGES[*]}" | md5sum | cut -c1-8)
@@ -145,6 +147,20 @@ python_env() {
         touch "$stamp"
     fi
     echo "$venv/bin/python"
+}
+
+# Builds the Python package (python/: PyO3 and maturin, an abi3 wheel) into
+# target/wheels and installs it into the venv. Prints the venv's python.
+python_package() {
+    local python
+    python=$(python_env) || return 1
+    say "Building the Python package (python/) into target/wheels" >&2
+    rm -f "$ROOT"/target/wheels/sroar-*.whl
+    (cd "$ROOT/python" && "$(dirname "$python")/maturin" build --release --locked \
+        --interpreter "$python" -o "$ROOT/target/wheels") >&2 || return 1
+    "$python" -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps \
+        "$ROOT"/target/wheels/sroar-*.whl >&2 || return 1
+    echo "$python"
 }
 
 # Builds the release library and installs it (and the SQL script) into PostgreSQL 15.

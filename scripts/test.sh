@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The README's second command: install what is missing (as setup.sh does), then run
 # every test and exit non-zero if any fails:
-#   1. formatting and clippy (warnings are errors)
+#   1. formatting and clippy (warnings are errors), of the workspace and of python/
 #   2. crates/sroar: unit, property and interop tests through its public API, and its
 #      kernel tests (every SIMD tier, dispatch) behind it; the benchmark runner's and the
 #      example's tests; every script's command line (tests/scripts/check.sh)
@@ -14,7 +14,8 @@
 #   6. the client integration tests (tests/client, the `postgres` crate) against it, the
 #      cookbook's recipes (docs/cookbook.md, run as written by tests/cookbook/run.py with
 #      psycopg 3 and pyroaring from a venv under target/venv), and
-#      the upgrade path (tests/upgrade/check.sh: ALTER EXTENSION UPDATE from each
+#      the Python package (python/: its wheel built with maturin, then its pytest
+#      suite, with hypothesis, against the server), the upgrade path (tests/upgrade/check.sh: ALTER EXTENSION UPDATE from each
 #      earlier release gives the objects of a fresh install) and what can be checked of
 #      the Docker image without a Docker engine (tests/docker/check.sh)
 #   7. the distributed suite on Citus 13.2.2 (scripts/citus.sh --test: a coordinator and
@@ -66,6 +67,15 @@ step "script command lines (tests/scripts/check.sh)" bash "$ROOT/tests/scripts/c
 step "crates/sroar NEON tier (aarch64 under qemu)" bash "$ROOT/scripts/aarch64.sh"
 # The fuzz targets' checks on their seeds, without libFuzzer, so that they follow the
 # format (the fuzz crate is outside the workspace, with its own lock file).
+# The Python package's crate is outside the workspace too (it needs a Python to build).
+python_crate_lint() {
+    local python
+    python=$(python_env) || return 1
+    cargo fmt --manifest-path "$ROOT/python/Cargo.toml" -- --check &&
+        PYO3_PYTHON=$python cargo clippy --locked --manifest-path "$ROOT/python/Cargo.toml" \
+            --all-targets -- -D warnings
+}
+step "python/ crate: cargo fmt and clippy" python_crate_lint
 step "crates/sroar fuzz checks on the seeds" cargo test --locked --manifest-path "$ROOT/crates/sroar/fuzz/Cargo.toml"
 
 PGRX_DATA=$(cluster_dir .pgtest/pgrx)
@@ -94,6 +104,13 @@ run_regress() {
 run_client_tests() {
     SROAR_PG_PORT=$PORT cargo test --locked -p sroar_pg_client_tests
 }
+run_python_tests() {
+    local python
+    python=$(python_package) || return 1
+    # From target/, so that hypothesis keeps its database under an ignored folder.
+    (cd "$ROOT/target" && SROAR_PG_PORT=$PORT "$python" -m pytest -q -p no:cacheprovider \
+        "$ROOT/python/tests")
+}
 run_cookbook() {
     local python
     python=$(python_env)
@@ -102,6 +119,7 @@ run_cookbook() {
 if start_cluster "$DATA" "$PORT" fresh; then
     step "SQL regression (pg_regress)" run_regress
     step "client integration tests" run_client_tests
+    step "Python package tests (python/tests, pytest)" run_python_tests
     step "cookbook recipes (tests/cookbook/run.py)" run_cookbook
     step "upgrade path (tests/upgrade/check.sh)" bash "$ROOT/tests/upgrade/check.sh" "$PORT"
     step "Docker image recipe (tests/docker/check.sh)" bash "$ROOT/tests/docker/check.sh" "$PORT"

@@ -9,6 +9,10 @@ In the order they appear, on a fresh database `sroar_cookbook`:
 - a ```rust block must appear, word for word, in tests/client/tests/cookbook.rs,
   whose tests (run with the client tests) execute it.
 
+The README's "From applications" examples run the same way, in a database
+`sroar_readme` with a table `users` made for them (their `dbname=app` becomes it);
+their Rust block must appear in tests/client/tests/client_types.rs.
+
 Usage: python tests/cookbook/run.py PSQL PORT   (scripts/test.sh passes both)
 """
 import os
@@ -19,7 +23,11 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BOOK = os.path.join(ROOT, "docs", "cookbook.md")
 RUST = os.path.join(ROOT, "tests", "client", "tests", "cookbook.rs")
+README = os.path.join(ROOT, "README.md")
+README_RUST = os.path.join(ROOT, "tests", "client", "tests", "client_types.rs")
+README_SETUP = "CREATE TABLE users (id int8 PRIMARY KEY, followers roaring64 NOT NULL); INSERT INTO users VALUES (42, '{1,2,3,-5}');"
 DB = "sroar_cookbook"
+README_DB = "sroar_readme"
 
 
 def blocks(text):
@@ -28,6 +36,15 @@ def blocks(text):
     for m in re.finditer(r"^```(\w+)\n(.*?)^```$", text, re.S | re.M):
         out.append((m.group(1), m.group(2), text.count("\n", 0, m.start()) + 1))
     return out
+
+
+def readme_blocks():
+    """The blocks of the README's "From applications" section, with README lines."""
+    text = open(README).read()
+    start = text.index("## From applications")
+    end = text.index("\n## ", start + 1)
+    offset = text.count("\n", 0, start)
+    return [(lang, code, line + offset) for lang, code, line in blocks(text[start:end])]
 
 
 def normalized(s):
@@ -39,41 +56,45 @@ def main():
     env = dict(os.environ, PGHOST="127.0.0.1", PGPORT=port, PGUSER="postgres", PGDATABASE=DB)
     base = [psql, "-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", port, "-U", "postgres"]
     quiet = dict(os.environ, PGOPTIONS="-c client_min_messages=warning")
-    subprocess.run(
-        base + ["-d", "postgres", "-c", f"DROP DATABASE IF EXISTS {DB}", "-c", f"CREATE DATABASE {DB}"],
-        check=True,
-        env=quiet,
-    )
-    subprocess.run(base + ["-d", DB, "-c", "CREATE EXTENSION sroar_pg"], check=True)
-    rust = re.sub(r"\s+", " ", open(RUST).read())
-
-    found = blocks(open(BOOK).read())
+    for db in (DB, README_DB):
+        subprocess.run(
+            base + ["-d", "postgres", "-c", f"DROP DATABASE IF EXISTS {db}", "-c", f"CREATE DATABASE {db}"],
+            check=True,
+            env=quiet,
+        )
+        subprocess.run(base + ["-d", db, "-c", "CREATE EXTENSION sroar_pg"], check=True)
+    subprocess.run(base + ["-d", README_DB, "-c", README_SETUP], check=True)
+    found = [("docs/cookbook.md", RUST, DB) + b for b in blocks(open(BOOK).read())]
+    found += [("README.md", README_RUST, README_DB) + b for b in readme_blocks()]
     failures = []
     counts = {}
-    for i, (lang, code, line) in enumerate(found):
+    for i, (doc, rust_file, db, lang, code, line) in enumerate(found):
+        env["PGDATABASE"] = db
         if lang == "text":
             continue
         counts[lang] = counts.get(lang, 0) + 1
-        expected = found[i + 1][1] if i + 1 < len(found) and found[i + 1][0] == "text" else None
+        expected = found[i + 1][4] if i + 1 < len(found) and found[i + 1][3] == "text" else None
         if lang == "sql":
-            run = subprocess.run(base + ["-d", DB], input=code, capture_output=True, text=True, env=env)
+            run = subprocess.run(base + ["-d", db], input=code, capture_output=True, text=True, env=env)
         elif lang == "python":
+            code = code.replace('psycopg.connect("dbname=app")', "psycopg.connect()")
             run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
         elif lang == "rust":
-            if re.sub(r"\s+", " ", code).strip() not in rust:
-                failures.append(f"docs/cookbook.md:{line}: this rust block is not in tests/client/tests/cookbook.rs")
+            if re.sub(r"\s+", " ", code).strip() not in re.sub(r"\s+", " ", open(rust_file).read()):
+                failures.append(f"{doc}:{line}: this rust block is not in {os.path.relpath(rust_file, ROOT)}")
             continue
         else:
-            failures.append(f"docs/cookbook.md:{line}: a {lang} block; the checker runs sql, python and rust")
+            failures.append(f"{doc}:{line}: a {lang} block; the checker runs sql, python and rust")
             continue
         if run.returncode != 0:
-            failures.append(f"docs/cookbook.md:{line}: the {lang} block failed:\n{run.stderr.strip()}")
+            failures.append(f"{doc}:{line}: the {lang} block failed:\n{run.stderr.strip()}")
         elif expected is not None and normalized(run.stdout) != normalized(expected):
             failures.append(
-                f"docs/cookbook.md:{line}: the {lang} block's output differs.\n"
+                f"{doc}:{line}: the {lang} block's output differs.\n"
                 f"--- expected\n{normalized(expected)}\n--- got\n{normalized(run.stdout)}"
             )
-    subprocess.run(base + ["-d", "postgres", "-c", f"DROP DATABASE IF EXISTS {DB}"], check=True)
+    for db in (DB, README_DB):
+        subprocess.run(base + ["-d", "postgres", "-c", f"DROP DATABASE IF EXISTS {db}"], check=True)
     for f in failures:
         print(f, file=sys.stderr)
     if failures or not counts:

@@ -15,7 +15,7 @@ OUT=$ROOT/target/package
 LIB=$($PG_CONFIG --pkglibdir)
 EXT=$($PG_CONFIG --sharedir)/extension
 rm -rf "$OUT"
-bash "$ROOT/scripts/package.sh" --out "$OUT" >/dev/null
+bash "$ROOT/scripts/package.sh" --out "$OUT" --no-wheel >/dev/null
 
 installed=$( (cd "$LIB" && ls sroar_pg*.so; cd "$EXT" && ls sroar_pg.control sroar_pg--*.sql) |
     grep -v -- '--0\.0\.0' | sort)

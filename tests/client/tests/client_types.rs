@@ -216,3 +216,35 @@ fn binary_copy_in_and_out() {
         .batch_execute("DROP TABLE client_types_copy")
         .unwrap();
 }
+
+/// The README's Rust example ("From applications"), as written there (the cookbook
+/// checker finds its text here), on a `users` table made for it. Not formatted, so
+/// that it stays the README's text.
+#[rustfmt::skip]
+fn readme_example(client: &mut postgres::Client) -> Result<(), Box<dyn std::error::Error>> {
+    let row = client.query_one("SELECT followers FROM users WHERE id = $1", &[&42_i64])?;
+    let followers: sroar::RoaringView = row.get(0); // the row's bytes, validated
+    let new = sroar::Roaring::from_signed([7, -1])?;
+    println!("{} followers, {} new", followers.len(), followers.and_len(&new.view()));
+    client.execute("UPDATE users SET followers = followers | $1 WHERE id = 42", &[&new])?;
+    Ok(())
+}
+
+#[test]
+fn the_readme_example_runs() {
+    let mut client = sroar_pg_client_tests::fresh_db("sroar_readme_rust");
+    client
+        .batch_execute(
+            "CREATE TABLE users (id int8 PRIMARY KEY, followers roaring64 NOT NULL);
+             INSERT INTO users VALUES (42, '{1,2,3,-1}')",
+        )
+        .unwrap();
+    readme_example(&mut client).unwrap();
+    let after: String = client
+        .query_one("SELECT followers::text FROM users WHERE id = 42", &[])
+        .unwrap()
+        .get(0);
+    assert_eq!(after, "{-1,1,2,3,7}");
+    drop(client);
+    sroar_pg_client_tests::drop_db("sroar_readme_rust");
+}

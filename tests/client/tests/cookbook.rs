@@ -3,31 +3,10 @@
 //! test runs it against the server.
 
 use postgres::binary_copy::BinaryCopyInWriter;
-use postgres::types::{to_sql_checked, IsNull, ToSql, Type};
+use postgres::types::Type;
 use postgres::Client;
+use sroar::Roaring;
 use sroar_pg_client_tests::{drop_db, fresh_db};
-
-/// A roaring64 parameter or COPY field, sent as the bytes a client holds: sroar's
-/// own bytes (as here), or the standard 64-bit portable bytes other libraries write.
-#[derive(Debug)]
-struct Roaring64<'a>(&'a [u8]);
-
-impl ToSql for Roaring64<'_> {
-    fn to_sql(
-        &self,
-        _: &Type,
-        out: &mut postgres::types::private::BytesMut,
-    ) -> Result<IsNull, Box<dyn std::error::Error + Sync + Send>> {
-        out.extend_from_slice(self.0);
-        Ok(IsNull::No)
-    }
-
-    fn accepts(ty: &Type) -> bool {
-        ty.name() == "roaring64"
-    }
-
-    to_sql_checked!();
-}
 
 /// Loads (id, members) rows into `audiences` by one binary COPY.
 fn load_audiences(
@@ -39,8 +18,8 @@ fn load_audiences(
     let sink = client.copy_in("COPY audiences (id, members) FROM STDIN (FORMAT binary)")?;
     let mut writer = BinaryCopyInWriter::new(sink, &[Type::INT8, roaring64]);
     for (id, members) in rows {
-        let set = sroar::Roaring::from_signed(members.iter().copied())?;
-        writer.write(&[id, &Roaring64(set.as_bytes())])?;
+        let set = Roaring::from_signed(members.iter().copied())?;
+        writer.write(&[id, &set])?;
     }
     Ok(writer.finish()?)
 }

@@ -1,6 +1,7 @@
 //! The workloads, grouped as the report groups them. Each group lists its steps;
 //! `plan` puts them in the order they run.
 
+mod clients;
 mod datasets;
 mod follow;
 mod gin;
@@ -27,6 +28,7 @@ pub const GROUPS: &[&str] = &[
     "ingest",
     "follow_graph",
     "pgbench",
+    "clients",
 ];
 
 pub fn plan(cfg: &Config) -> Vec<Step> {
@@ -52,5 +54,6 @@ pub fn plan(cfg: &Config) -> Vec<Step> {
     steps.extend(ingest::steps(cfg));
     steps.extend(follow::steps(cfg));
     steps.extend(pgbench::steps(cfg));
+    steps.extend(clients::steps(cfg));
     steps
 }
