@@ -110,6 +110,9 @@ pub(crate) fn kind_of(card: u32, size: usize) -> Kind {
     }
 }
 
+/// Directories of up to this many 1- or 2-byte keys are searched by a linear count.
+const LINEAR_KEYS: usize = 128;
+
 /// The `W`-byte little-endian integer `b`.
 #[inline(always)]
 fn le<const W: usize>(b: &[u8; W]) -> u64 {
@@ -263,6 +266,25 @@ impl<'a> Directory<'a> {
     #[inline(always)]
     fn search_keys<const W: usize>(&self, target: u64) -> usize {
         let keys = self.keys.as_chunks::<W>().0;
+        // Small directories of narrow keys (most sets): count the keys below the
+        // target in one branch-free pass, in byte or 16-bit lanes the compiler
+        // vectorizes, instead of a chain of dependent loads (14.0 -> 10.6 ns per
+        // `contains` on 84 containers). `target` fits in `W` bytes: callers return
+        // early above the largest key.
+        if W == 1 && keys.len() <= LINEAR_KEYS {
+            let t = target as u8;
+            // Byte lanes: at most 128 keys, so the count fits in a u8.
+            let below = self.keys.iter().fold(0u8, |n, &k| n + u8::from(k < t));
+            return usize::from(below);
+        }
+        if W == 2 && keys.len() <= LINEAR_KEYS {
+            let t = target as u16;
+            let pairs = self.keys.as_chunks::<2>().0;
+            let below = pairs
+                .iter()
+                .fold(0u16, |n, k| n + u16::from(u16::from_le_bytes(*k) < t));
+            return usize::from(below);
+        }
         let below = |i: usize| le(&keys[i]) < target;
         // Invariant: entries before `base` are < target, entries from
         // `base + n` on are >= target, so the answer is in `base..=base + n`.
@@ -367,12 +389,13 @@ mod tests {
 
     #[test]
     fn lower_bound_matches_partition_point() {
-        // Sizes on both sides of the quaternary phase's threshold (16), keys
-        // spaced by 3 so every probe between, on and around them is tried, and
-        // key widths of 1 to 6 bytes.
+        // Sizes on both sides of the quaternary phase's threshold (16) and of the
+        // linear count's (128 keys of 1 or 2 bytes), keys spaced by 1 or 3 so every
+        // probe between, on and around them is tried, and key widths of 1 to 6 bytes.
         for base in [0u64, 1 << 20, (1 << 47) + 5] {
-            for spread in [3u64, 1 << 20, 1 << 40] {
-                for n in 0..70u64 {
+            for spread in [1u64, 3, 1 << 20, 1 << 40] {
+                let large: &[u64] = if spread <= 3 { &[127, 128, 129, 200, 256] } else { &[] };
+                for n in (0..70u64).chain(large.iter().copied()) {
                     let keys: Vec<u64> = (0..n).map(|k| base + k * spread).collect();
                     let values: Vec<u64> = keys.iter().map(|k| k << 16 | 9).collect();
                     let bytes = crate::builder::from_sorted(&values).unwrap();
