@@ -5,39 +5,7 @@
 use std::io::{Read, Write};
 
 use postgres::Client;
-use sroar_pg_client_tests::{connect, Raw};
-
-/// One-column binary COPY data holding the given field values.
-fn copy_binary(fields: &[&[u8]]) -> Vec<u8> {
-    let mut out = b"PGCOPY\n\xff\r\n\0".to_vec();
-    out.extend_from_slice(&0u32.to_be_bytes()); // flags
-    out.extend_from_slice(&0u32.to_be_bytes()); // header extension length
-    for f in fields {
-        out.extend_from_slice(&1u16.to_be_bytes());
-        out.extend_from_slice(&(f.len() as u32).to_be_bytes());
-        out.extend_from_slice(f);
-    }
-    out.extend_from_slice(&(-1i16).to_be_bytes());
-    out
-}
-
-/// The field values of one-column binary COPY data.
-fn parse_copy_binary(data: &[u8]) -> Vec<Vec<u8>> {
-    let mut at = 11 + 4 + 4;
-    let mut fields = Vec::new();
-    loop {
-        let n = i16::from_be_bytes([data[at], data[at + 1]]);
-        at += 2;
-        if n == -1 {
-            return fields;
-        }
-        assert_eq!(n, 1, "one column per row");
-        let len = u32::from_be_bytes(data[at..at + 4].try_into().unwrap()) as usize;
-        at += 4;
-        fields.push(data[at..at + len].to_vec());
-        at += len;
-    }
-}
+use sroar_pg_client_tests::{connect, copy_binary, parse_copy_binary, Raw};
 
 fn native_bytes(client: &mut Client, text: &str) -> Vec<u8> {
     client

@@ -4,7 +4,7 @@
 use sqlx::postgres::PgPoolOptions;
 use sqlx::{PgPool, Row};
 use sroar::{Roaring, RoaringView};
-use sroar_pg_client_tests::{array_text, connect};
+use sroar_pg_client_tests::{array_text, connect, copy_binary, parse_copy_binary};
 
 async fn pool() -> PgPool {
     // Creates the extension once, on a thread of its own: the `postgres` crate
@@ -101,4 +101,54 @@ async fn null_signed_order_and_bad_bytes() {
         .unwrap_err();
     let code = err.as_database_error().and_then(|e| e.code()).unwrap();
     assert_eq!(code, "22P03", "{err}");
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn binary_copy_in_and_out() {
+    let pool = pool().await;
+    let mut conn = pool.acquire().await.unwrap();
+    sqlx::raw_sql("DROP TABLE IF EXISTS sqlx_copy; CREATE TABLE sqlx_copy (s roaring64)")
+        .execute(&mut *conn)
+        .await
+        .unwrap();
+    let sets: Vec<Roaring> = edge_values()
+        .into_iter()
+        .map(|v| Roaring::from_signed(v).unwrap())
+        .collect();
+    // sqlx's COPY takes and gives the raw stream: a Roaring's bytes are its fields.
+    let fields: Vec<&[u8]> = sets.iter().map(|s| s.as_bytes()).collect();
+    let mut copy = conn
+        .copy_in_raw("COPY sqlx_copy FROM STDIN (FORMAT binary)")
+        .await
+        .unwrap();
+    copy.send(copy_binary(&fields)).await.unwrap();
+    assert_eq!(copy.finish().await.unwrap(), sets.len() as u64);
+
+    let mut out = Vec::new();
+    {
+        use futures_util::TryStreamExt;
+        let mut stream = conn
+            .copy_out_raw("COPY sqlx_copy TO STDOUT (FORMAT binary)")
+            .await
+            .unwrap();
+        while let Some(chunk) = stream.try_next().await.unwrap() {
+            out.extend_from_slice(&chunk);
+        }
+    }
+    let back: Vec<Roaring> = parse_copy_binary(&out)
+        .into_iter()
+        .map(|f| Roaring::from_bytes(f).unwrap())
+        .collect();
+    assert_eq!(back, sets);
+    // And the server read each as the same set.
+    let texts: Vec<String> = sqlx::query_scalar("SELECT s::text FROM sqlx_copy")
+        .fetch_all(&mut *conn)
+        .await
+        .unwrap();
+    let want: Vec<String> = edge_values().iter().map(|v| array_text(v)).collect();
+    assert_eq!(texts, want);
+    sqlx::raw_sql("DROP TABLE sqlx_copy")
+        .execute(&mut *conn)
+        .await
+        .unwrap();
 }
