@@ -145,7 +145,7 @@ async fn binary_copy_in_and_out() {
         .fetch_all(&mut *conn)
         .await
         .unwrap();
-    let want: Vec<String> = edge_values().iter().map(|v| array_text(v)).collect();
+    let want: Vec<String> = edge_values().iter().map(array_text).collect();
     assert_eq!(texts, want);
     sqlx::raw_sql("DROP TABLE sqlx_copy")
         .execute(&mut *conn)
