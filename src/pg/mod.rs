@@ -16,12 +16,14 @@
 //! | `multirange` | `int8multirange` in and out |
 //! | `receive` | a binary receive function's buffer |
 //! | `variadic` | the sets of a `VARIADIC "any"` call, type-checked, and the planner support that routes calls there |
+//! | `compat` | what differs between PostgreSQL majors (one body per C signature) |
 //! | `ffi` | PostgreSQL symbols that pgrx does not bind, or that are called unguarded on purpose |
 
 mod alloc;
 mod arena;
 mod arrays;
 mod cache;
+mod compat;
 mod entry;
 mod expanded;
 mod ffi;

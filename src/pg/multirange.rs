@@ -70,7 +70,7 @@ impl Int8Multirange {
                     inclusive: false,
                     lower: false,
                 };
-                *slots.add(n) = pg_sys::make_range(typcache, &mut lower, &mut upper, false);
+                *slots.add(n) = super::compat::make_range(typcache, &mut lower, &mut upper);
                 n += 1;
             }
             let mr =

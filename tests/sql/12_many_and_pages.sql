@@ -57,10 +57,13 @@ SELECT rb_to_array(rb_or(a.r, b.r, c.r, d.r, e.r, f.r)) = model_or('{1,2,3,4,5,6
        rb_or(a.r, NULL, c.r) IS NULL AS null_set
   FROM many_sets a, many_sets b, many_sets c, many_sets d, many_sets e, many_sets f
  WHERE (a.id, b.id, c.id, d.id, e.id, f.id) = (1, 2, 3, 4, 5, 6);
+-- (The array that is not an ARRAY[...] comes from a join rather than a sub-select,
+-- whose InitPlan PostgreSQL 17 and later print differently.)
 EXPLAIN (VERBOSE, COSTS OFF)
 SELECT rb_or_cardinality(a.r, b.r, '{1}'), rb_or_cardinality(VARIADIC ARRAY[a.r, b.r]),
-       rb_or_cardinality(VARIADIC (SELECT array_agg(r) FROM many_sets))
-  FROM many_sets a, many_sets b WHERE a.id = 1 AND b.id = 2;
+       rb_or_cardinality(VARIADIC g.rs)
+  FROM many_sets a, many_sets b, (SELECT array_agg(r) AS rs FROM many_sets) g
+ WHERE a.id = 1 AND b.id = 2;
 -- The _args functions check each argument's type (42804), and read text as roaring64
 -- text input.
 SELECT rb_or_args('{1}'::roaring64, 5);

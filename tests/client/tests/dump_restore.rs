@@ -14,7 +14,11 @@ use std::process::Command;
 use postgres::Client;
 use sroar_pg_client_tests::{connect_db, drop_db, fresh_db, port, recreate_db};
 
-const PGBIN: &str = "/usr/lib/postgresql/15/bin";
+/// The server's own client programs: SROAR_PG_BIN (scripts/test.sh sets it for each
+/// major), else Debian's PostgreSQL 15.
+fn pgbin() -> String {
+    std::env::var("SROAR_PG_BIN").unwrap_or_else(|_| "/usr/lib/postgresql/15/bin".into())
+}
 
 /// The rows: id, what they hold, the set (in `r`, GIN-indexed; btree-indexed where
 /// small) and a small set in `s` (btree- and hash-indexed).
@@ -151,7 +155,7 @@ fn seqscan_answers(c: &mut Client) -> Vec<Vec<i32>> {
 }
 
 fn run(tool: &str, args: &[&str], env: &[(&str, &str)]) {
-    let out = Command::new(format!("{PGBIN}/{tool}"))
+    let out = Command::new(format!("{}/{tool}", pgbin()))
         .args(args)
         .env_remove("PGOPTIONS")
         .envs(env.iter().copied())
