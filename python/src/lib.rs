@@ -129,7 +129,7 @@ impl Roaring {
         let k = if index < 0 {
             len.checked_sub(index.unsigned_abs())
         } else {
-            Some(index as u64).filter(|&k| k < len)
+            Some(index as u64)
         };
         k.filter(|&k| k < len)
             .ok_or_else(|| PyIndexError::new_err("Roaring index out of range"))

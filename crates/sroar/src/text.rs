@@ -7,6 +7,7 @@
 //!
 //! let set = Roaring::from_text("{3, -1, 3}").unwrap();
 //! assert!(set.contains(to_stored(-1)));
+//! assert_eq!(set.to_array_text(), "{-1,3}");
 //! assert_eq!(Roaring::from_text(&set.to_hex_text()).unwrap(), set);
 //! assert!(Roaring::from_text("{1,x}").is_err());
 //! ```
