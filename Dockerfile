@@ -4,7 +4,7 @@
 # its PGDATA volume) and holds no toolchain.
 #
 #   docker build -t sroar_pg .                                  PostgreSQL 15
-#   docker build --build-arg PG_MAJOR=18 -t sroar_pg:18 .       16 or 18 likewise
+#   docker build --build-arg PG_MAJOR=18 -t sroar_pg:18 .       16, 17 or 18 likewise
 #   docker run -d -p 5432:5432 -e POSTGRES_PASSWORD=secret sroar_pg
 #   psql -h localhost -U postgres -c 'SELECT rb_cardinality(rb_build(ARRAY[1,2,3]))'
 #

@@ -1,30 +1,50 @@
 #!/usr/bin/env bash
 # sroar_pg on Citus 13.2.2 (the newest Citus for PostgreSQL 15), built from
-# ../shared/vendor, on a coordinator and two workers on loopback:
+# ../shared/vendor, on a coordinator and two workers on loopback. Citus 13 supports
+# PostgreSQL 15, 16 and 17 (not 18): --pg N picks one (15 by default).
 #
 #   scripts/citus.sh           build and install Citus (skipped when installed)
 #   scripts/citus.sh --test    then the distributed suite: tests/citus/sql against
 #                              tests/citus/expected, run by pg_regress on the coordinator
 #   scripts/citus.sh --bench   then distributed against local times, and the bytes partial
 #                              aggregate states take on the wire (benches/citus.sql)
+#   scripts/citus.sh --pg N    any of the above against PostgreSQL N (15, 16 or 17)
 #   scripts/citus.sh --help    this text
 #
-# The build is cached under target/vendor/ (ignored): a second run only reinstalls it.
-# The three servers live under .pgtest/citus/ (ignored) on free ports from 15450, and
+# The build is cached per major under target/vendor/ (ignored): a second run only
+# reinstalls it. The three servers live under .pgtest/citus-<major>/ (ignored) on free ports from 15450, and
 # are stopped at the end whatever happened. The release build of sroar_pg must be
 # installed (scripts/test.sh does it first; alone, run scripts/setup.sh once).
 
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-parse_flags "--test --bench" "$@"
+parse_flags "--test --bench --pg:" "$@"
+[ -z "$flag_pg" ] || select_major "$flag_pg"
+case $PG_MAJOR in
+    15 | 16 | 17) ;;
+    *) parse_error "Citus 13 does not support PostgreSQL $PG_MAJOR (15, 16 and 17 only)" ;;
+esac
 
 VERSION=13.2.2
 VENDOR=${SROAR_VENDOR:-$ROOT/../shared/vendor}
 TARBALL=$VENDOR/citus-$VERSION.tar.gz
 PATCH=$VENDOR/citus-$VERSION-pg15.20-compat.patch
-BUILD=$ROOT/target/vendor/citus-$VERSION
+BUILD=$ROOT/target/vendor/citus-$VERSION-pg$PG_MAJOR
 # Headers Citus includes; libcurl (usage statistics) is configured out.
 CITUS_PACKAGES=(liblz4-dev libzstd-dev libkrb5-dev)
 DB=citus_regress
+
+# Debian 13's PostgreSQL 17 was configured against a C library that has strlcpy and
+# strlcat (glibc 2.38), so its headers do not declare PostgreSQL's own; this host's
+# glibc 2.36 has neither. Citus, built here, gets their declarations (as compiler
+# flags), and finds them at run time in the trixie C library its server runs on.
+host_libc_compat() {
+    grep -q '^#define HAVE_DECL_STRLCPY 1' "$($PG_CONFIG --includedir-server)/pg_config.h" || return 0
+    printf '#include <string.h>\nint main(void) { char b[2]; return (int) strlcpy(b, "a", 2); }\n' |
+        gcc -x c -Werror=implicit-function-declaration -o /dev/null - 2>/dev/null && return 0
+    printf '#include <stddef.h>\nsize_t strlcpy(char *, const char *, size_t);\nsize_t strlcat(char *, const char *, size_t);\n' \
+        >"$BUILD/host-libc-compat.h"
+    echo "-include $BUILD/host-libc-compat.h"
+}
 
 citus_installed() {
     [ -f "$($PG_CONFIG --pkglibdir)/citus.so" ] &&
@@ -44,15 +64,16 @@ install_citus() {
     install_packages
     if [ ! -f "$BUILD/src/backend/distributed/citus.so" ]; then
         say "Building Citus $VERSION from $TARBALL (about a minute on 2 cores)"
-        rm -rf "$BUILD"
+        rm -rf "$BUILD" "$(dirname "$BUILD")/citus-$VERSION"
         mkdir -p "$(dirname "$BUILD")"
         tar xzf "$TARBALL" -C "$(dirname "$BUILD")"
+        mv "$(dirname "$BUILD")/citus-$VERSION" "$BUILD"
         patch -s -d "$BUILD" -p1 <"$PATCH"
         (cd "$BUILD" && PG_CONFIG=$PG_CONFIG ./configure --without-libcurl >configure.log)
-        make -s -C "$BUILD" -j2 >"$BUILD/make.log" 2>&1 ||
+        make -s -C "$BUILD" -j2 with_llvm=no COPT="$(host_libc_compat)" >"$BUILD/make.log" 2>&1 ||
             { tail -n 30 "$BUILD/make.log"; return 1; }
     fi
-    as_root make -s -C "$BUILD" install >/dev/null 2>&1
+    as_root make -s -C "$BUILD" install with_llvm=no >/dev/null 2>&1
     citus_installed
     say "Citus $VERSION installed"
 }
@@ -63,7 +84,7 @@ declare -A PORTS=()
 stop_nodes() {
     local node
     for node in "${NODES[@]}"; do
-        stop_cluster "$(cluster_dir ".pgtest/citus/$node")"
+        stop_cluster "$(cluster_dir ".pgtest/citus-$PG_MAJOR/$node")"
     done
 }
 
@@ -71,7 +92,7 @@ stop_nodes() {
 start_nodes() {
     local node port=15450 dir
     for node in "${NODES[@]}"; do
-        dir=$(cluster_dir ".pgtest/citus/$node")
+        dir=$(cluster_dir ".pgtest/citus-$PG_MAJOR/$node")
         stop_cluster "$dir"
         port=$(free_port "$port")
         PORTS[$node]=$port
@@ -91,12 +112,12 @@ max_worker_processes = 16" || { tail -n 20 "$dir/server.log"; return 1; }
 }
 
 run_suite() {
-    local out=$ROOT/target/citus-regress
+    local out=$ROOT/target/citus-regress-$PG_MAJOR
     rm -rf "$out"
     mkdir -p "$out"
     # Server-side COPY files go where the servers' user can write.
     local files
-    files=$(cluster_dir .pgtest/citus/files)
+    files=$(cluster_dir .pgtest/citus-$PG_MAJOR/files)
     as_root mkdir -p "$files"
     as_root chown postgres: "$files"
     mapfile -t tests < <(cd "$ROOT/tests/citus/sql" && ls -1 *.sql | sed 's/\.sql$//' | sort)

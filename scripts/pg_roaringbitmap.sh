@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds pg_roaringbitmap 1.2.0 (types roaringbitmap and roaringbitmap64, the extension
-# users would otherwise pick) from ../shared/vendor and installs it into the PostgreSQL 15
-# that the other scripts use, so that benchmarks and interop tests can compare against it.
+# users would otherwise pick) from ../shared/vendor and installs it into the selected PostgreSQL
+# major (15, or SROAR_PG_MAJOR) that the other scripts use, so that benchmarks and interop tests can compare against it.
 #
 #   scripts/pg_roaringbitmap.sh          build and install (skipped when installed)
 #   scripts/pg_roaringbitmap.sh --check  exit 0 when installed, 1 when not (no build)
@@ -42,10 +42,8 @@ BUILD=$ROOT/target/vendor
 mkdir -p "$BUILD"
 rm -rf "$BUILD/pg_roaringbitmap-$VERSION"
 tar xzf "$TARBALL" -C "$BUILD"
-# The PostgreSQL 18 wheel was built by a newer compiler than Debian 12's gcc 12, which
-# does not know one of its warning flags: build with its flags minus that one.
-CFLAGS=$($PG_CONFIG --cflags | sed 's/-Wmissing-variable-declarations//g')
-make -s -C "$BUILD/pg_roaringbitmap-$VERSION" PG_CONFIG="$PG_CONFIG" CFLAGS="$CFLAGS" >/dev/null
-as_root make -s -C "$BUILD/pg_roaringbitmap-$VERSION" install PG_CONFIG="$PG_CONFIG" CFLAGS="$CFLAGS" >/dev/null
+pgxs_host_flags
+make -s -C "$BUILD/pg_roaringbitmap-$VERSION" "${PGXS_HOST_FLAGS[@]}" >/dev/null
+as_root make -s -C "$BUILD/pg_roaringbitmap-$VERSION" install "${PGXS_HOST_FLAGS[@]}" >/dev/null
 installed
 say "pg_roaringbitmap $VERSION installed"

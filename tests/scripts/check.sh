@@ -60,6 +60,7 @@ expect 2 test.sh --pg && { grep -q -- "--pg needs a value" <<<"$err" || fail "te
 expect 2 test.sh --pg 14 && { grep -q "PostgreSQL 14 is not supported" <<<"$err" || fail "test.sh --pg 14: no word on the major"; }
 expect 2 setup.sh --pg 19 || true
 expect 2 package.sh --out /tmp/x --pg 14 || true
+expect 2 citus.sh --test --pg 18 && { grep -q "Citus 13 does not support PostgreSQL 18" <<<"$err" || fail "citus.sh --pg 18: no word on Citus's majors"; }
 
 if [ -s "$LOG" ]; then
     fail "commands ran before the flags were parsed:"
