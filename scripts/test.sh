@@ -31,7 +31,8 @@
 #      6, the upgrade path, the packages and the image recipe, each against that major,
 #      with pg_roaringbitmap built for it; and on 16 and 17 the distributed suite of
 #      step 7 (Citus 13 does not support 18)
-# Each runner prints its own summary; a table of all steps closes the run.
+# Each runner prints its own summary; a table of all steps, with their times, closes
+# the run.
 #
 #   scripts/test.sh            every step, on every supported major (15, 16, 17, 18)
 #   scripts/test.sh --pg N     one major: N = 15 runs steps 1-8, 16, 17 or 18 step 9
@@ -51,6 +52,26 @@ export SROAR_PG_MAJOR=$PG_MAJOR
 
 PORT=${SROAR_PG_TEST_PORT:-}
 
+# Each step's time goes into the summary, so that CI's budget can be read off a run.
+declare -a results=()
+failed=0
+record() {
+    local status=$1 started=$2 name=$3
+    results+=("$(printf '%-7s %5ss  %s' "$status" $((SECONDS - started)) "$name")")
+    [ "$status" = ok ] || failed=$((failed + 1))
+}
+step() {
+    local name=$1 started=$SECONDS
+    shift
+    say "$name"
+    if "$@"; then
+        record ok "$started" "$name"
+    else
+        record FAILED "$started" "$name"
+    fi
+}
+
+started=$SECONDS
 install_prerequisites
 # pg_roaringbitmap 1.2, the peer of the interop tests (tests/client/tests/peers.rs) and
 # of the benchmark smoke run; built from ../shared/vendor in a few seconds.
@@ -59,20 +80,7 @@ peer() {
         say "pg_roaringbitmap is not installed for PostgreSQL $PG_MAJOR: its interop tests skip"
 }
 peer
-
-declare -a results=()
-failed=0
-step() {
-    local name=$1
-    shift
-    say "$name"
-    if "$@"; then
-        results+=("ok      $name")
-    else
-        results+=("FAILED  $name")
-        failed=$((failed + 1))
-    fi
-}
+record ok "$started" "install what is missing (packages, cargo-pgrx, PostgreSQL $PG_MAJOR, pg_roaringbitmap)"
 
 cd "$ROOT"
 
@@ -152,8 +160,7 @@ server_steps() {
     PORT=${SROAR_PG_TEST_PORT:-$(free_port "$base")}
     say "Test cluster (PostgreSQL $PG_MAJOR): $data on port $PORT"
     if ! start_cluster "$data" "$PORT" fresh; then
-        results+=("FAILED  ${tag}start test cluster (see $data/server.log)")
-        failed=$((failed + 1))
+        record FAILED "$SECONDS" "${tag}start test cluster (see $data/server.log)"
         return
     fi
     step "${tag}SQL regression (pg_regress)" run_regress
@@ -181,21 +188,22 @@ for major in "${MAJORS[@]}"; do
         step "benchmark smoke run (scripts/bench.sh --smoke)" bash "$ROOT/scripts/bench.sh" --smoke
     else
         say "PostgreSQL $major"
+        started=$SECONDS
         if provide_postgres && install_cargo_pgrx; then
             peer
+            record ok "$started" "[pg $major] provide PostgreSQL $major and pg_roaringbitmap"
             server_steps "[pg $major] "
             if [ "$major" != 18 ]; then
                 step "[pg $major] distributed tests on Citus (scripts/citus.sh --test)" \
                     bash "$ROOT/scripts/citus.sh" --test
             fi
         else
-            results+=("FAILED  [pg $major] unpack PostgreSQL $major")
-            failed=$((failed + 1))
+            record FAILED "$started" "[pg $major] provide PostgreSQL $major"
         fi
     fi
 done
 
 say "Summary"
 printf '  %s\n' "${results[@]}"
-echo "$(( ${#results[@]} - failed )) passed, $failed failed"
+echo "$(( ${#results[@]} - failed )) passed, $failed failed, in $((SECONDS / 60)) min $((SECONDS % 60)) s"
 [ "$failed" -eq 0 ]

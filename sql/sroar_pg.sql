@@ -141,9 +141,14 @@ CREATE FUNCTION rb_select(roaring64, int8) RETURNS int8
     AS 'MODULE_PATHNAME', 'rb_select_wrapper'
     LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION rb_select(roaring64, int8) IS 'the k-th smallest element (0-based), NULL when out of range';
+CREATE FUNCTION rb_iterate_support(internal) RETURNS internal
+    AS 'MODULE_PATHNAME', 'rb_iterate_support_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION rb_iterate_support(internal) IS 'planner support of rb_iterate: its row count is the set''s cardinality when the set is known at plan time';
+
 CREATE FUNCTION rb_iterate(roaring64) RETURNS SETOF int8
     AS 'MODULE_PATHNAME', 'rb_iterate_wrapper'
-    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE ROWS 1000;
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE ROWS 1000 SUPPORT rb_iterate_support;
 COMMENT ON FUNCTION rb_iterate(roaring64) IS 'the elements in ascending order, one row each (streamed)';
 CREATE FUNCTION rb_slice(roaring64, "offset" int8, "limit" int8) RETURNS roaring64
     AS 'MODULE_PATHNAME', 'rb_slice_wrapper'
@@ -151,7 +156,7 @@ CREATE FUNCTION rb_slice(roaring64, "offset" int8, "limit" int8) RETURNS roaring
 COMMENT ON FUNCTION rb_slice(roaring64, int8, int8) IS 'the elements at ranks [offset, offset + limit)';
 CREATE FUNCTION rb_iterate(roaring64, descending bool) RETURNS SETOF int8
     AS 'MODULE_PATHNAME', 'rb_iterate_ordered_wrapper'
-    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE ROWS 1000;
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE ROWS 1000 SUPPORT rb_iterate_support;
 COMMENT ON FUNCTION rb_iterate(roaring64, bool) IS 'the elements in ascending order, or descending when descending is true, one row each (streamed)';
 -- Keyset pagination: each reads only the elements it returns.
 CREATE FUNCTION rb_first(roaring64, n int8) RETURNS int8[]
@@ -632,9 +637,14 @@ COMMENT ON AGGREGATE rb_xor_cardinality_agg(roaring64) IS 'the cardinality of th
 -- ---------------------------------------------------------------------------
 -- Runs and multiranges
 -- ---------------------------------------------------------------------------
+CREATE FUNCTION rb_runs_support(internal) RETURNS internal
+    AS 'MODULE_PATHNAME', 'rb_runs_support_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION rb_runs_support(internal) IS 'planner support of rb_runs: its row count is the set''s number of runs when the set is known at plan time';
+
 CREATE FUNCTION rb_runs(roaring64, OUT first int8, OUT last int8) RETURNS SETOF record
     AS 'MODULE_PATHNAME', 'rb_runs_wrapper'
-    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE ROWS 100;
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE ROWS 100 SUPPORT rb_runs_support;
 COMMENT ON FUNCTION rb_runs(roaring64) IS
     'the maximal runs of consecutive elements, ascending, as inclusive (first, last) pairs';
 -- A run that ends at int8 max has no exclusive upper bound: it becomes '[first,)'.

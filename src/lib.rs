@@ -22,6 +22,7 @@ mod io;
 mod meta;
 mod opclass;
 mod pg;
+mod planner;
 mod read;
 mod settings;
 

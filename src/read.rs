@@ -33,6 +33,19 @@ pub const MAX_KEPT_BYTES: usize = 16 << 20;
 pub const HEADER_TRIALS: u32 = 3;
 pub const HEADER_ANSWER_RATE: u32 = 4;
 
+/// The header of a set the planner knows (a constant; see
+/// `crate::pg::SupportRequest::estimate_rows`), or None for bytes that are not one:
+/// an estimate never raises an error.
+pub fn plan_time_header(value: Value<'_>) -> Option<Header> {
+    Header::from_prefix(value.slice(0, HEADER_MAX_LEN)).ok()
+}
+
+/// The whole of a set the planner knows, or None as for [`plan_time_header`].
+pub fn plan_time_view(value: Value<'_>) -> Option<RoaringView<'_>> {
+    plan_time_header(value)?;
+    Some(stored_view(value.bytes()))
+}
+
 /// A `roaring64` argument, not yet read, with the call that passed it.
 #[derive(Clone, Copy)]
 pub struct Stored<'fcx> {

@@ -15,7 +15,8 @@
 //! | `gin` | GIN's support-function protocol (C pointers passed as `internal`) |
 //! | `multirange` | `int8multirange` in and out |
 //! | `receive` | a binary receive function's buffer |
-//! | `variadic` | the sets of a `VARIADIC "any"` call, type-checked, and the planner support that routes calls there |
+//! | `variadic` | the sets of a `VARIADIC "any"` call, type-checked |
+//! | `support` | planner support requests: calls routed to `VARIADIC "any"` twins, row counts of set-returning functions |
 //! | `compat` | what differs between PostgreSQL majors (one body per C signature) |
 //! | `ffi` | PostgreSQL symbols that pgrx does not bind, or that are called unguarded on purpose |
 
@@ -32,6 +33,7 @@ mod multirange;
 mod receive;
 mod results;
 mod srf;
+mod support;
 mod value;
 mod variadic;
 
@@ -45,8 +47,9 @@ pub use multirange::{multirange_runs, Int8Multirange, MultirangeArg};
 pub use receive::ReceiveBuffer;
 pub use results::{palloc_cstring, Bytea, CStringOut, MaybeRoaring, RoaringOut};
 pub use srf::SetOf;
+pub use support::{Expr, SupportRequest};
 pub use value::{stored_view, Value};
-pub use variadic::{variadic_sets, Expr, SetArg, SupportRequest};
+pub use variadic::{variadic_sets, SetArg};
 
 /// The version-1 info record type every entry point returns from its `pg_finfo_*`.
 pub type FinfoRecord = pgrx::pg_sys::Pg_finfo_record;

@@ -2,9 +2,9 @@
     unsafe_code,
     reason = "reads the argument types and datums of a VARIADIC \"any\" call"
 )]
-//! The sets given to a `VARIADIC "any"` function, and the planner support function
-//! that routes calls to one. Declared over `"any"` rather than `roaring64[]`, a
-//! function gets its arguments as the executor has them: `rb_or_args(a.s, b.s, c.s)`
+//! The sets given to a `VARIADIC "any"` function (`support` holds the planner
+//! support that routes calls to one). Declared over `"any"` rather than
+//! `roaring64[]`, a function gets its arguments as the executor has them: `rb_or_args(a.s, b.s, c.s)`
 //! builds no array, where `rb_or(a.s, b.s, c.s)` over `VARIADIC roaring64[]` first
 //! detoasts every set and copies it into a new array (a third of the call's time on
 //! five sets of 3.7 MB). Users call `rb_or`, whose signature resolves untyped
@@ -16,12 +16,11 @@
 //! which is read as `roaring64` text input is.
 
 use core::ffi::CStr;
-use core::marker::PhantomData;
 
 use pgrx::datum::FromDatum;
 use pgrx::pg_sys;
 
-use super::entry::{Arg, Call, FromArg, IntoRet};
+use super::entry::Call;
 use super::value::Value;
 use crate::errors;
 
@@ -216,106 +215,4 @@ fn not_a_set(position: usize, ty: pg_sys::Oid) -> ! {
             .into_owned()
     };
     errors::not_a_set(position, &name)
-}
-
-/// A planner support request (the `internal` argument of a support function).
-#[derive(Clone, Copy)]
-pub struct SupportRequest<'fcx> {
-    node: *mut pg_sys::Node,
-    _call: PhantomData<&'fcx ()>,
-}
-
-impl<'fcx> FromArg<'fcx> for SupportRequest<'fcx> {
-    fn from_arg(arg: Arg<'fcx>) -> Self {
-        SupportRequest {
-            node: arg.strict_datum().cast_mut_ptr(),
-            _call: PhantomData,
-        }
-    }
-}
-
-/// What a support function answers: an expression, or a null pointer for "no
-/// answer" (not SQL NULL: the planner calls support functions through
-/// OidFunctionCall1, which refuses a NULL result).
-pub struct Expr(Option<*mut pg_sys::Node>);
-
-impl IntoRet for Expr {
-    fn into_ret(self, _call: Call<'_>) -> Option<pg_sys::Datum> {
-        Some(pg_sys::Datum::from(self.0.unwrap_or(core::ptr::null_mut())))
-    }
-}
-
-impl SupportRequest<'_> {
-    /// For a call of a `VARIADIC roaring64[]` function with its sets written out,
-    /// `f(a, b, c)` (which the parser has made `f(ARRAY[a, b, c])`): the same call of
-    /// `f` + `suffix`, a `VARIADIC "any"` function in the same schema, over the
-    /// sets themselves. None leaves the call as it is: another request, a call with
-    /// `VARIADIC arr` (an array value, not an array of the sets), or no such function.
-    pub fn spread_variadic_call(self, suffix: &str) -> Expr {
-        // SAFETY: see `spread`.
-        Expr(unsafe { self.spread(suffix) })
-    }
-
-    /// # Safety
-    /// `self` is the argument of a support function, as the planner passes it.
-    unsafe fn spread(self, suffix: &str) -> Option<*mut pg_sys::Node> {
-        // SAFETY: the planner passes a valid request node; every node read is
-        // checked for its tag first, and the new call is palloc'd in the planner's
-        // memory context, which owns the expression tree.
-        unsafe {
-            if (*self.node).type_ != pg_sys::NodeTag::T_SupportRequestSimplify {
-                return None;
-            }
-            let call = (*(self.node as *mut pg_sys::SupportRequestSimplify)).fcall;
-            let args = (*call).args;
-            // The parser has put the sets of f(a, b, c) into ARRAY[a, b, c] and
-            // marked the call VARIADIC, as it marks f(VARIADIC arr): only the
-            // array expression tells them apart (f(VARIADIC ARRAY[a, b]) is f(a, b)).
-            if args.is_null() || (*args).length != 1 {
-                return None;
-            }
-            let array = (*(*args).elements).ptr_value as *mut pg_sys::Node;
-            if array.is_null() || (*array).type_ != pg_sys::NodeTag::T_ArrayExpr {
-                return None;
-            }
-            let array = array as *mut pg_sys::ArrayExpr;
-            if (*array).multidims {
-                return None;
-            }
-            let target = spread_function((*call).funcid, suffix)?;
-            let spread = pg_sys::makeFuncExpr(
-                target,
-                (*call).funcresulttype,
-                (*array).elements,
-                (*call).funccollid,
-                (*call).inputcollid,
-                pg_sys::CoercionForm::COERCE_EXPLICIT_CALL,
-            );
-            (*spread).location = (*call).location;
-            Some(spread as *mut pg_sys::Node)
-        }
-    }
-}
-
-/// The `VARIADIC "any"` function named after function `funcid` plus `suffix`, in
-/// its schema.
-///
-/// # Safety
-/// Called within a transaction (catalog lookups).
-unsafe fn spread_function(funcid: pg_sys::Oid, suffix: &str) -> Option<pg_sys::Oid> {
-    // SAFETY: catalog lookups of an existing function; the names are palloc'd
-    // cstrings, and makeString keeps the pointers it is given.
-    unsafe {
-        let name = CStr::from_ptr(pg_sys::get_func_name(funcid))
-            .to_str()
-            .ok()?;
-        let schema = pg_sys::get_namespace_name(pg_sys::get_func_namespace(funcid));
-        let target = std::ffi::CString::new(format!("{name}{suffix}")).ok()?;
-        let mut names = pgrx::PgList::<pg_sys::Node>::new();
-        names.push(pg_sys::makeString(schema).cast());
-        names.push(pg_sys::makeString(pg_sys::pstrdup(target.as_ptr())).cast());
-        let any = [pg_sys::ANYOID];
-        let oid = pg_sys::LookupFuncName(names.into_pg(), 1, any.as_ptr(), true);
-        (oid != pg_sys::InvalidOid).then_some(oid)
-    }
 }

@@ -1,0 +1,190 @@
+#![allow(
+    unsafe_code,
+    reason = "reads and answers the planner's support requests (C node trees)"
+)]
+//! Planner support functions: the `internal` request the planner passes, and the
+//! answers this extension gives to two kinds of it.
+//! - `SupportRequestSimplify` on a many-set function called with its sets written
+//!   out: the same call of its `VARIADIC "any"` twin (see `variadic`).
+//! - `SupportRequestRows` on a set-returning function of one set: its row count,
+//!   when the set is known at plan time (a constant, or a parameter's value in a
+//!   custom plan), so that a join over `rb_iterate(...)` is planned for the rows it
+//!   will really return rather than the declared `ROWS`.
+
+use core::ffi::CStr;
+use core::marker::PhantomData;
+
+use pgrx::pg_sys;
+
+use super::entry::{Arg, Call, FromArg, IntoRet};
+use super::value::Value;
+
+/// A planner support request (the `internal` argument of a support function).
+#[derive(Clone, Copy)]
+pub struct SupportRequest<'fcx> {
+    node: *mut pg_sys::Node,
+    _call: PhantomData<&'fcx ()>,
+}
+
+impl<'fcx> FromArg<'fcx> for SupportRequest<'fcx> {
+    fn from_arg(arg: Arg<'fcx>) -> Self {
+        SupportRequest {
+            node: arg.strict_datum().cast_mut_ptr(),
+            _call: PhantomData,
+        }
+    }
+}
+
+/// What a support function answers: an expression, or a null pointer for "no
+/// answer" (not SQL NULL: the planner calls support functions through
+/// OidFunctionCall1, which refuses a NULL result).
+pub struct Expr(Option<*mut pg_sys::Node>);
+
+impl IntoRet for Expr {
+    fn into_ret(self, _call: Call<'_>) -> Option<pg_sys::Datum> {
+        Some(pg_sys::Datum::from(self.0.unwrap_or(core::ptr::null_mut())))
+    }
+}
+
+impl SupportRequest<'_> {
+    /// For a call of a `VARIADIC roaring64[]` function with its sets written out,
+    /// `f(a, b, c)` (which the parser has made `f(ARRAY[a, b, c])`): the same call of
+    /// `f` + `suffix`, a `VARIADIC "any"` function in the same schema, over the
+    /// sets themselves. None leaves the call as it is: another request, a call with
+    /// `VARIADIC arr` (an array value, not an array of the sets), or no such function.
+    pub fn spread_variadic_call(self, suffix: &str) -> Expr {
+        // SAFETY: see `spread`.
+        Expr(unsafe { self.spread(suffix) })
+    }
+
+    /// # Safety
+    /// `self` is the argument of a support function, as the planner passes it.
+    unsafe fn spread(self, suffix: &str) -> Option<*mut pg_sys::Node> {
+        // SAFETY: the planner passes a valid request node; every node read is
+        // checked for its tag first, and the new call is palloc'd in the planner's
+        // memory context, which owns the expression tree.
+        unsafe {
+            if (*self.node).type_ != pg_sys::NodeTag::T_SupportRequestSimplify {
+                return None;
+            }
+            let call = (*(self.node as *mut pg_sys::SupportRequestSimplify)).fcall;
+            let args = (*call).args;
+            // The parser has put the sets of f(a, b, c) into ARRAY[a, b, c] and
+            // marked the call VARIADIC, as it marks f(VARIADIC arr): only the
+            // array expression tells them apart (f(VARIADIC ARRAY[a, b]) is f(a, b)).
+            if args.is_null() || (*args).length != 1 {
+                return None;
+            }
+            let array = (*(*args).elements).ptr_value as *mut pg_sys::Node;
+            if array.is_null() || (*array).type_ != pg_sys::NodeTag::T_ArrayExpr {
+                return None;
+            }
+            let array = array as *mut pg_sys::ArrayExpr;
+            if (*array).multidims {
+                return None;
+            }
+            let target = spread_function((*call).funcid, suffix)?;
+            let spread = pg_sys::makeFuncExpr(
+                target,
+                (*call).funcresulttype,
+                (*array).elements,
+                (*call).funccollid,
+                (*call).inputcollid,
+                pg_sys::CoercionForm::COERCE_EXPLICIT_CALL,
+            );
+            (*spread).location = (*call).location;
+            Some(spread as *mut pg_sys::Node)
+        }
+    }
+}
+
+/// The `VARIADIC "any"` function named after function `funcid` plus `suffix`, in
+/// its schema.
+///
+/// # Safety
+/// Called within a transaction (catalog lookups).
+unsafe fn spread_function(funcid: pg_sys::Oid, suffix: &str) -> Option<pg_sys::Oid> {
+    // SAFETY: catalog lookups of an existing function; the names are palloc'd
+    // cstrings, and makeString keeps the pointers it is given.
+    unsafe {
+        let name = CStr::from_ptr(pg_sys::get_func_name(funcid))
+            .to_str()
+            .ok()?;
+        let schema = pg_sys::get_namespace_name(pg_sys::get_func_namespace(funcid));
+        let target = std::ffi::CString::new(format!("{name}{suffix}")).ok()?;
+        let mut names = pgrx::PgList::<pg_sys::Node>::new();
+        names.push(pg_sys::makeString(schema).cast());
+        names.push(pg_sys::makeString(pg_sys::pstrdup(target.as_ptr())).cast());
+        let any = [pg_sys::ANYOID];
+        let oid = pg_sys::LookupFuncName(names.into_pg(), 1, any.as_ptr(), true);
+        (oid != pg_sys::InvalidOid).then_some(oid)
+    }
+}
+
+impl<'fcx> SupportRequest<'fcx> {
+    /// For a row-count request on a call of a STRICT set-returning function whose
+    /// first argument is a `roaring64` known at plan time: `rows` of that value, when
+    /// it gives one, and no rows for a NULL. None otherwise (another request, an
+    /// argument only known at run time), which leaves the function's declared `ROWS`.
+    pub fn estimate_rows(self, rows: impl FnOnce(Value<'fcx>) -> Option<f64>) -> Expr {
+        // SAFETY: see `first_arg_at_plan_time`; the request node is the planner's,
+        // and its `rows` field is what the planner reads back.
+        unsafe {
+            if (*self.node).type_ != pg_sys::NodeTag::T_SupportRequestRows {
+                return Expr(None);
+            }
+            let req = self.node as *mut pg_sys::SupportRequestRows;
+            let estimate = match first_arg_at_plan_time((*req).root, (*req).node) {
+                None => return Expr(None),
+                Some(None) => Some(0.0),
+                Some(Some(value)) => rows(value),
+            };
+            match estimate {
+                Some(n) => {
+                    (*req).rows = n;
+                    Expr(Some(self.node))
+                }
+                None => Expr(None),
+            }
+        }
+    }
+}
+
+/// The first argument of `call` (a function or operator call), when the planner can
+/// reduce it to a constant (Some(None) for NULL): a literal, an immutable expression
+/// of literals, or a parameter whose value a custom plan knows.
+///
+/// # Safety
+/// `root` (which may be null) and `call` come from a planner support request of the
+/// current planning; the returned value lives as long as the planner's memory.
+unsafe fn first_arg_at_plan_time<'fcx>(
+    root: *mut pg_sys::PlannerInfo,
+    call: *mut pg_sys::Node,
+) -> Option<Option<Value<'fcx>>> {
+    // SAFETY: every node is checked for its tag before it is read as that node;
+    // estimate_expression_value returns a new node (or the same) in the planner's
+    // memory context, and takes a null root.
+    unsafe {
+        if call.is_null() {
+            return None;
+        }
+        let args = match (*call).type_ {
+            pg_sys::NodeTag::T_FuncExpr => (*(call as *mut pg_sys::FuncExpr)).args,
+            pg_sys::NodeTag::T_OpExpr => (*(call as *mut pg_sys::OpExpr)).args,
+            _ => return None,
+        };
+        if args.is_null() || (*args).length < 1 {
+            return None;
+        }
+        let arg = (*(*args).elements).ptr_value as *mut pg_sys::Node;
+        let arg = pg_sys::estimate_expression_value(root, arg);
+        if arg.is_null() || (*arg).type_ != pg_sys::NodeTag::T_Const {
+            return None;
+        }
+        let arg = arg as *mut pg_sys::Const;
+        if (*arg).constisnull {
+            return Some(None);
+        }
+        Some(Some(Value::from_datum((*arg).constvalue)))
+    }
+}
