@@ -87,8 +87,8 @@ PY
 }
 
 # PostgreSQL 17 from Debian 13 (trixie): Debian's postgresql-17, with what it depends
-# on (trixie's C library among them), and postgresql-server-dev-17 (headers, PGXS,
-# pg_regress), fetched by apt with its own trixie lists and an empty package status,
+# on (trixie's C library among them), postgresql-server-dev-17 (headers, PGXS,
+# pg_regress) and libpq-dev, fetched by apt with its own trixie lists and an empty package status,
 # then unpacked with dpkg-deb under .pginstall/17/root: no chroot and nothing installed
 # into the system. Its programs (bin/ and pg_regress) get the root's own dynamic loader
 # and libraries (patchelf), so they run on this host from where they lie, relocatable
@@ -118,8 +118,9 @@ provide_trixie_postgres() {
         apt-get "${apt[@]}" update &&
             apt-get "${apt[@]}" install -y --download-only postgresql-17 &&
             # Headers, PGXS and pg_regress only: its own dependencies (clang, LLVM's
-            # headers) serve bitcode builds, which nothing here makes.
-            (cd "$dir/apt/archives" && apt-get "${apt[@]}" download postgresql-server-dev-17)
+            # headers) serve bitcode builds, which nothing here makes. libpq's headers
+            # (libpq-dev) are for extensions that are also clients, as Citus is.
+            (cd "$dir/apt/archives" && apt-get "${apt[@]}" download postgresql-server-dev-17 libpq-dev)
     } >"$dir/apt.log" 2>&1 || { tail -n 20 "$dir/apt.log" >&2; return 1; }
     for f in "$dir"/apt/archives/*.deb; do
         dpkg-deb -x "$f" "$root"
