@@ -38,11 +38,18 @@ CREATE FUNCTION roaring64_send(roaring64) RETURNS bytea
     AS 'MODULE_PATHNAME', 'roaring64_send_wrapper'
     LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
 
+-- ANALYZE: the standard statistics (for =, < and the like) and element statistics
+-- as int8[] columns get them (pg_stats.most_common_elems, elem_count_histogram).
+CREATE FUNCTION roaring64_typanalyze(internal) RETURNS bool
+    AS 'MODULE_PATHNAME', 'roaring64_typanalyze_wrapper'
+    LANGUAGE C STRICT;
+
 CREATE TYPE roaring64 (
     INPUT = roaring64_in,
     OUTPUT = roaring64_out,
     RECEIVE = roaring64_recv,
     SEND = roaring64_send,
+    ANALYZE = roaring64_typanalyze,
     INTERNALLENGTH = VARIABLE,
     ALIGNMENT = int4,
     STORAGE = external
@@ -449,21 +456,30 @@ CREATE OPERATOR | (LEFTARG = roaring64, RIGHTARG = int8, FUNCTION = rb_add, COMM
 CREATE OPERATOR | (LEFTARG = int8, RIGHTARG = roaring64, FUNCTION = rb_add, COMMUTATOR = |);
 CREATE OPERATOR - (LEFTARG = roaring64, RIGHTARG = int8, FUNCTION = rb_remove);
 
+-- Restriction estimates from the element statistics ANALYZE stores (see
+-- roaring64_typanalyze), for the column on either side.
+CREATE FUNCTION roaring64_contains_sel(internal, oid, internal, int4) RETURNS float8
+    AS 'MODULE_PATHNAME', 'roaring64_contains_sel_wrapper' LANGUAGE C STRICT STABLE PARALLEL SAFE;
+CREATE FUNCTION roaring64_contained_sel(internal, oid, internal, int4) RETURNS float8
+    AS 'MODULE_PATHNAME', 'roaring64_contained_sel_wrapper' LANGUAGE C STRICT STABLE PARALLEL SAFE;
+CREATE FUNCTION roaring64_overlap_sel(internal, oid, internal, int4) RETURNS float8
+    AS 'MODULE_PATHNAME', 'roaring64_overlap_sel_wrapper' LANGUAGE C STRICT STABLE PARALLEL SAFE;
+
 CREATE OPERATOR @> (
     LEFTARG = roaring64, RIGHTARG = roaring64, FUNCTION = rb_contains,
-    COMMUTATOR = <@, RESTRICT = contsel, JOIN = contjoinsel);
+    COMMUTATOR = <@, RESTRICT = roaring64_contains_sel, JOIN = contjoinsel);
 CREATE OPERATOR <@ (
     LEFTARG = roaring64, RIGHTARG = roaring64, FUNCTION = roaring64_contained_by,
-    COMMUTATOR = @>, RESTRICT = contsel, JOIN = contjoinsel);
+    COMMUTATOR = @>, RESTRICT = roaring64_contained_sel, JOIN = contjoinsel);
 CREATE OPERATOR @> (
     LEFTARG = roaring64, RIGHTARG = int8, FUNCTION = rb_contains,
-    COMMUTATOR = <@, RESTRICT = contsel, JOIN = contjoinsel);
+    COMMUTATOR = <@, RESTRICT = roaring64_contains_sel, JOIN = contjoinsel);
 CREATE OPERATOR <@ (
     LEFTARG = int8, RIGHTARG = roaring64, FUNCTION = roaring64_int8_contained_by,
-    COMMUTATOR = @>, RESTRICT = contsel, JOIN = contjoinsel);
+    COMMUTATOR = @>, RESTRICT = roaring64_contained_sel, JOIN = contjoinsel);
 CREATE OPERATOR && (
     LEFTARG = roaring64, RIGHTARG = roaring64, FUNCTION = rb_intersects,
-    COMMUTATOR = &&, RESTRICT = areasel, JOIN = areajoinsel);
+    COMMUTATOR = &&, RESTRICT = roaring64_overlap_sel, JOIN = areajoinsel);
 
 -- Equality is set equality (byte equality: the format is canonical); the order
 -- compares the ascending element sequences, a proper prefix first, as int8[] does.

@@ -30,3 +30,23 @@ pub unsafe fn make_range(
         pg_sys::make_range(typcache, lower, upper, false, std::ptr::null_mut())
     }
 }
+
+/// The column's statistics target, which PostgreSQL 17 moved from the attribute's
+/// catalog row into `VacAttrStats` (after `std_typanalyze`, either is resolved: the
+/// default target in place of -1).
+///
+/// # Safety
+/// `stats` is ANALYZE's VacAttrStats for a column, after `std_typanalyze`.
+#[allow(clippy::useless_conversion, reason = "an i32 on 15, an i16 on 16")]
+pub unsafe fn stat_target(stats: *mut pg_sys::VacAttrStats) -> i32 {
+    #[cfg(any(feature = "pg15", feature = "pg16"))]
+    // SAFETY: the caller's contract; `attr` is the column's pg_attribute row.
+    unsafe {
+        i32::from((*(*stats).attr).attstattarget)
+    }
+    #[cfg(not(any(feature = "pg15", feature = "pg16")))]
+    // SAFETY: the caller's contract.
+    unsafe {
+        (*stats).attstattarget
+    }
+}

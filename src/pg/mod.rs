@@ -16,11 +16,14 @@
 //! | `multirange` | `int8multirange` in and out |
 //! | `receive` | a binary receive function's buffer |
 //! | `variadic` | the sets of a `VARIADIC "any"` call, type-checked |
+//! | `analyze` | ANALYZE's typanalyze protocol: a column's sample, and the element statistics added to the standard ones |
+//! | `selectivity` | the restriction estimator protocol: a clause's column statistics and its other side |
 //! | `support` | planner support requests: calls routed to `VARIADIC "any"` twins, row counts of set-returning functions |
 //! | `compat` | what differs between PostgreSQL majors (one body per C signature) |
 //! | `ffi` | PostgreSQL symbols that pgrx does not bind, or that are called unguarded on purpose |
 
 mod alloc;
+mod analyze;
 mod arena;
 mod arrays;
 mod cache;
@@ -32,11 +35,13 @@ mod gin;
 mod multirange;
 mod receive;
 mod results;
+mod selectivity;
 mod srf;
 mod support;
 mod value;
 mod variadic;
 
+pub use analyze::{AnalyzeRequest, ColumnSample, ElementStats};
 pub use arrays::{int8_array, Int8Array};
 pub use cache::{CallSite, Entry as CacheEntry};
 pub use entry::{Arg, Call, FromArg, IntoRet, FINFO_V1};
@@ -46,6 +51,7 @@ pub use gin::{search_mode, GinCheck, GinExtra, GinFlags, GinKeys, GinPlan, GinQu
 pub use multirange::{multirange_runs, Int8Multirange, MultirangeArg};
 pub use receive::ReceiveBuffer;
 pub use results::{palloc_cstring, Bytea, CStringOut, MaybeRoaring, RoaringOut};
+pub use selectivity::{ColumnStats, Operand, Restriction};
 pub use srf::SetOf;
 pub use support::{Expr, SupportRequest};
 pub use value::{stored_view, Value};

@@ -1,4 +1,6 @@
-//! What the planner asks of `roaring64`: the support functions behind its
-//! set-returning functions.
+//! What the planner asks of `roaring64`: the statistics ANALYZE gathers, the
+//! selectivity of its operators, and the row counts of its set-returning functions.
 
 mod rows;
+mod selectivity;
+mod stats;

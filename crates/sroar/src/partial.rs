@@ -114,6 +114,44 @@ impl<'a, F: FnMut(usize, usize) -> &'a [u8]> Partial<F> {
     pub fn select(&mut self, k: u64) -> Result<Option<u64>> {
         select(&mut self.fetch, k)
     }
+
+    /// Appends to `out`, in ascending order, the values of the containers in the
+    /// ranges that `pick` chooses (given the count of containers, it gives
+    /// ascending, non-overlapping ranges of container indexes; what lies past the
+    /// count is ignored), and returns that count. Each range costs four reads
+    /// whatever its length (its keys, cardinalities, offsets and payload): a sample
+    /// of a large set's values that reads little of it.
+    ///
+    /// ```
+    /// use sroar::{Partial, Roaring};
+    ///
+    /// let set = Roaring::from_sorted(&[1, 2, 1 << 20, 1 << 40]).unwrap();
+    /// let bytes = set.as_bytes();
+    /// let mut partial = Partial::new(|offset: usize, len: usize| {
+    ///     let end = (offset + len).min(bytes.len());
+    ///     &bytes[offset.min(end)..end]
+    /// });
+    /// let mut out = Vec::new();
+    /// assert_eq!(partial.container_values(|n| [0..1, n - 1..n], &mut out), Ok(3));
+    /// assert_eq!(out, [1, 2, 1 << 40]);
+    /// ```
+    pub fn container_values<R: IntoIterator<Item = core::ops::Range<usize>>>(
+        &mut self,
+        pick: impl FnOnce(usize) -> R,
+        out: &mut Vec<u64>,
+    ) -> Result<usize> {
+        let mut r = Remote::open(&mut self.fetch)?;
+        let n = r.s.n();
+        let mut done = 0;
+        for range in pick(n) {
+            let (from, to) = (range.start.max(done), range.end.min(n));
+            if from < to {
+                r.range_values(from, to, out)?;
+                done = to;
+            }
+        }
+        Ok(n)
+    }
 }
 
 fn shape(prefix: &[u8]) -> Result<Shape> {
@@ -273,15 +311,7 @@ impl<'a, F: FnMut(usize, usize) -> &'a [u8]> Remote<'a, F> {
 
     /// The container in `slot`, read whole (a bitmap's 8 KB too).
     fn container(&mut self, slot: Slot) -> Result<Container<'a>> {
-        let bytes = self.bytes(slot.start, slot.size)?;
-        Ok(match slot.kind {
-            Kind::Array => Container::Array(ArrayView::new(bytes)),
-            Kind::Bitmap => Container::Bitmap(
-                crate::container::BitmapView::new(bytes).ok_or(Corrupt)?,
-            ),
-            Kind::Run if slot.size.is_multiple_of(4) => Container::Run(RunView::new(bytes)),
-            Kind::Run => return Err(Corrupt),
-        })
+        container_in(self.bytes(slot.start, slot.size)?, slot.kind)
     }
 
     /// Values `<= low` in the container in `slot`; a bitmap reads only the words up
@@ -303,6 +333,67 @@ impl<'a, F: FnMut(usize, usize) -> &'a [u8]> Remote<'a, F> {
         let kw = usize::from(self.s.kw);
         Ok(self.s.key0 + self.int(self.s.keys as usize + i * kw, kw)?)
     }
+
+    /// Appends the values of containers `from..to` (`from < to <= n`) to `out`.
+    fn range_values(&mut self, from: usize, to: usize, out: &mut Vec<u64>) -> Result<()> {
+        let s = self.s;
+        let (n, ow, kw, payload) = (s.n(), usize::from(s.ow), usize::from(s.kw), s.payload as usize);
+        let keys = self.bytes(s.keys as usize + from * kw, (to - from) * kw)?;
+        let cards = self.cards(from, to)?;
+        // Stored offsets are those of containers 1..n, halved: the starts of
+        // `from..to`, and the end of the last when it is not the last container.
+        let first = from.max(1);
+        let last = to.min(n - 1);
+        let offsets = if last >= first {
+            self.bytes(s.offsets as usize + (first - 1) * ow, (last - first + 1) * ow)?
+        } else {
+            &[]
+        };
+        let start = |k: usize| {
+            if k == 0 {
+                payload
+            } else {
+                payload + 2 * read_le(offsets, (k - first) * ow, ow) as usize
+            }
+        };
+        let card = |j: usize| u32::from(u16::from_le_bytes(cards[j])) + 1;
+        let begin = start(from);
+        let end = if to < n {
+            start(to)
+        } else {
+            // The last container ends where the buffer does: one byte more than
+            // its largest payload is asked for, and what comes back is it.
+            let c = card(to - 1 - from);
+            start(to - 1) + if c <= 4096 { 2 * c as usize } else { 8192 } + 1
+        };
+        let bytes = (self.fetch)(begin, end.checked_sub(begin).ok_or(Corrupt)?);
+        if to < n && bytes.len() != end - begin || to == n && bytes.len() >= end - begin {
+            return Err(Corrupt);
+        }
+        for i in from..to {
+            let at = start(i).checked_sub(begin).ok_or(Corrupt)?;
+            let next = if i + 1 < to {
+                start(i + 1).checked_sub(begin).ok_or(Corrupt)?
+            } else {
+                bytes.len()
+            };
+            let payload = bytes.get(at..next).filter(|p| !p.is_empty()).ok_or(Corrupt)?;
+            let high = (s.key0 + read_le(keys, (i - from) * kw, kw)) << 16;
+            let c = container_in(payload, kind_of(card(i - from), payload.len()))?;
+            out.extend(c.iter().map(|low| high | u64::from(low)));
+        }
+        Ok(())
+    }
+}
+
+/// The container of `kind` whose payload is `bytes`.
+fn container_in(bytes: &[u8], kind: Kind) -> Result<Container<'_>> {
+    Ok(match kind {
+        Kind::Array => Container::Array(ArrayView::new(bytes)),
+        Kind::Bitmap => Container::Bitmap(crate::container::BitmapView::new(bytes).ok_or(Corrupt)?),
+        Kind::Run if bytes.len().is_multiple_of(4) => Container::Run(RunView::new(bytes)),
+        Kind::Run => return Err(Corrupt),
+    })
 }
 
 /// Whether `x` is in the set, reading through `fetch(offset, len)`, which returns
@@ -461,6 +552,42 @@ mod tests {
     }
 
     #[test]
+    fn container_values_are_the_containers_values() {
+        let values = sample();
+        let bytes = from_sorted(&values).unwrap();
+        let fetch = |off: usize, len: usize| &bytes[off.min(bytes.len())..(off + len).min(bytes.len())];
+        let mut all = Vec::new();
+        let n = Partial::new(fetch).container_values(|n| core::iter::once(0..n), &mut all).unwrap();
+        assert_eq!(all, values);
+        let keys: Vec<u64> = values.iter().map(|v| v >> 16).collect::<std::collections::BTreeSet<_>>().into_iter().collect();
+        assert_eq!(n, keys.len());
+        // Windows of every length at many places; overlaps and what lies past the
+        // end are ignored.
+        for len in [1, 2, 3, 64, 65, 700] {
+            for at in (0..n).step_by(97).chain([n - 1]) {
+                let mut some = Vec::new();
+                let picks = |n: usize| vec![at..at + len, at..at + 1, at + len + 2..n + 9];
+                Partial::new(fetch).container_values(picks, &mut some).unwrap();
+                let chosen: std::collections::BTreeSet<u64> =
+                    keys.iter().enumerate().filter(|(i, _)| (at..at + len).contains(i) || *i >= at + len + 2).map(|(_, k)| *k).collect();
+                let expect: Vec<u64> = values.iter().copied().filter(|v| chosen.contains(&(v >> 16))).collect();
+                assert_eq!(some, expect, "{at} {len}");
+            }
+        }
+        let mut some = Vec::new();
+        let picks = |n: usize| (0..n).step_by(3).map(|i| i..i + 1);
+        Partial::new(fetch).container_values(picks, &mut some).unwrap();
+        let chosen: std::collections::BTreeSet<u64> = keys.iter().copied().step_by(3).collect();
+        let expect: Vec<u64> = values.iter().copied().filter(|v| chosen.contains(&(v >> 16))).collect();
+        assert_eq!(some, expect);
+        let mut none = Vec::new();
+        let empty = crate::builder::empty();
+        let fetch = |off: usize, len: usize| &empty[off.min(empty.len())..(off + len).min(empty.len())];
+        assert_eq!(Partial::new(fetch).container_values(|n| core::iter::once(0..n), &mut none), Ok(0));
+        assert!(none.is_empty());
+    }
+
+    #[test]
     fn short_reads_are_errors_not_panics() {
         let bytes = from_sorted(&[1, 2, 3, 1 << 20, 1 << 40]).unwrap();
         for cut in 0..bytes.len() {
@@ -469,6 +596,8 @@ mod tests {
             let _ = contains(fetch, 1 << 40);
             let _ = rank(fetch, 1 << 40);
             let _ = select(fetch, 4);
+            let _ = Partial::new(fetch).container_values(|n| [0..n, 1..n], &mut Vec::new());
+            let _ = Partial::new(fetch).container_values(|n| core::iter::once(n / 2..n), &mut Vec::new());
             let _ = index(fetch, 3);
         }
         assert_eq!(header(&bytes[..5]), Err(Corrupt));

@@ -1,0 +1,214 @@
+//! Restriction estimates of the containment and overlap operators, from the element
+//! statistics ANALYZE stores (`stats`), in the way `arraycontsel` estimates
+//! `int8[]`: elements independent of one another, each in a row with its measured
+//! frequency, or, when it is not among the most common, with the mean frequency of
+//! those that are not. A constant set is read in place, never decoded: the common
+//! elements are looked up in it, and the rest counted from its cardinality.
+//!
+//! | clause | estimate |
+//! |---|---|
+//! | `col @> x`, `x <@ col` | the frequency of `x` |
+//! | `col @> s` | the product of the frequencies of the elements of `s` |
+//! | `col && s` | one minus the product of their complements |
+//! | `col <@ s` | over the histogram of set sizes, `p^size`, `p` the share of element occurrences that fall in `s` |
+//! | `i <@ s`, `s @> i` (`i` an int8 column) | the frequencies of its most common values in `s`, and the mean frequency of its other values for the rest of `s` (as `= ANY` of an array) |
+
+use sroar::RoaringView;
+use sroar_pg_macros::sql_fn;
+
+use crate::int8::to_u64;
+use crate::pg::{ColumnStats, Operand, Restriction};
+use crate::read::{plan_time_header, plan_time_view};
+
+/// Where the other side is only known at run time, or nothing is known of the
+/// column: PostgreSQL's own defaults for containment (`contsel`'s 0.001 is for
+/// geometric types; `arraycontsel` uses 0.005) and overlap.
+const DEFAULT_CONTAIN: f64 = 0.005;
+const DEFAULT_OVERLAP: f64 = 0.005;
+/// Without element statistics, the frequency taken for an element.
+const DEFAULT_ELEMENT_FREQ: f64 = 0.005;
+
+/// The clause, once the column side and the operator's direction are known.
+enum Clause<'a> {
+    HasElement(i64),
+    HasAll(RoaringView<'a>),
+    HasAny(RoaringView<'a>),
+    Within(RoaringView<'a>),
+    /// An int8 column's value is in the set.
+    ValueIn(RoaringView<'a>),
+    Empty,
+    Unknown,
+}
+
+/// `@>`: the left side holds the right.
+#[sql_fn]
+fn roaring64_contains_sel(req: Restriction) -> f64 {
+    req.estimate(DEFAULT_CONTAIN, |col, col_left, other| {
+        estimate(
+            col,
+            clause(col, other, if col_left { Op::Holds } else { Op::HeldBy }),
+            DEFAULT_CONTAIN,
+        )
+    })
+}
+
+/// `<@`: the left side is held by the right.
+#[sql_fn]
+fn roaring64_contained_sel(req: Restriction) -> f64 {
+    req.estimate(DEFAULT_CONTAIN, |col, col_left, other| {
+        estimate(
+            col,
+            clause(col, other, if col_left { Op::HeldBy } else { Op::Holds }),
+            DEFAULT_CONTAIN,
+        )
+    })
+}
+
+/// `&&`.
+#[sql_fn]
+fn roaring64_overlap_sel(req: Restriction) -> f64 {
+    req.estimate(DEFAULT_OVERLAP, |col, _, other| {
+        estimate(col, clause(col, other, Op::Meets), DEFAULT_OVERLAP)
+    })
+}
+
+/// What the clause asks of the column side.
+#[derive(Clone, Copy)]
+enum Op {
+    Holds,
+    HeldBy,
+    Meets,
+}
+
+fn clause<'a>(col: &ColumnStats, other: Operand<'a>, op: Op) -> Clause<'a> {
+    let set = match other {
+        Operand::Null => return Clause::Empty,
+        Operand::Unknown => return Clause::Unknown,
+        Operand::Element(x) => {
+            return match (op, col.is_int8) {
+                (Op::Holds, false) => Clause::HasElement(x),
+                _ => Clause::Unknown,
+            };
+        }
+        Operand::Set(v) => match plan_time_header(v).and_then(|_| plan_time_view(v)) {
+            Some(view) => view,
+            None => return Clause::Unknown,
+        },
+    };
+    match (op, col.is_int8) {
+        (Op::HeldBy, true) => Clause::ValueIn(set),
+        (_, true) => Clause::Unknown,
+        (Op::Holds, false) => Clause::HasAll(set),
+        (Op::HeldBy, false) => Clause::Within(set),
+        (Op::Meets, false) => Clause::HasAny(set),
+    }
+}
+
+fn estimate(col: &ColumnStats, clause: Clause<'_>, default: f64) -> f64 {
+    let non_null = 1.0 - col.null_frac;
+    let sel = match clause {
+        Clause::Empty => return 0.0,
+        Clause::Unknown => return default,
+        Clause::ValueIn(set) => return value_in(col, &set),
+        Clause::HasElement(x) => Elements::of(col).freq(x),
+        Clause::HasAll(set) => {
+            if set.is_empty() {
+                1.0
+            } else {
+                let e = Elements::of(col);
+                let (matched, others) = e.split(&set);
+                matched.iter().product::<f64>() * e.rest.powf(others)
+            }
+        }
+        Clause::HasAny(set) => {
+            let e = Elements::of(col);
+            let (matched, others) = e.split(&set);
+            let none =
+                matched.iter().map(|f| 1.0 - f).product::<f64>() * (1.0 - e.rest).powf(others);
+            1.0 - none
+        }
+        Clause::Within(set) => within(col, &set),
+    };
+    sel * non_null
+}
+
+/// The element frequencies of a `roaring64` column.
+struct Elements<'a> {
+    common: &'a [(i64, f32)],
+    /// The frequency taken for an element not in `common`.
+    rest: f64,
+}
+
+impl<'a> Elements<'a> {
+    fn of(col: &'a ColumnStats) -> Self {
+        // The numbers after the frequencies: least, greatest, NULL elements, then
+        // the mean frequency of the others (see `stats`).
+        let rest = match col.common_extra[..] {
+            [min, _, _, rest, ..] => f64::from(rest.min(min)),
+            [min, ..] => f64::from(min) / 2.0,
+            [] if col.analyzed => 0.0,
+            [] => DEFAULT_ELEMENT_FREQ,
+        };
+        Elements {
+            common: &col.common,
+            rest,
+        }
+    }
+
+    fn freq(&self, x: i64) -> f64 {
+        match self.common.binary_search_by_key(&x, |e| e.0) {
+            Ok(i) => f64::from(self.common[i].1),
+            Err(_) => self.rest,
+        }
+    }
+
+    /// The frequencies of the common elements in `set`, and how many of its
+    /// elements are not common.
+    fn split(&self, set: &RoaringView<'_>) -> (Vec<f64>, f64) {
+        let matched: Vec<f64> = self
+            .common
+            .iter()
+            .filter(|e| set.contains(to_u64(e.0)))
+            .map(|e| f64::from(e.1))
+            .collect();
+        let others = (set.len() - matched.len() as u64) as f64;
+        (matched, others)
+    }
+}
+
+/// `col <@ set`: a row of `k` elements is within the set when each of them is,
+/// each with the probability `p` that an element occurrence falls in the set.
+fn within(col: &ColumnStats, set: &RoaringView<'_>) -> f64 {
+    let e = Elements::of(col);
+    let (matched, others) = e.split(set);
+    let Some((&average, sizes)) = col.count_histogram.split_last() else {
+        return DEFAULT_CONTAIN;
+    };
+    if average <= 0.0 {
+        return 1.0;
+    }
+    let mass = matched.iter().sum::<f64>() + others * e.rest;
+    let p = (mass / f64::from(average)).clamp(0.0, 1.0);
+    if sizes.is_empty() {
+        return p.powf(f64::from(average));
+    }
+    sizes.iter().map(|&k| p.powf(f64::from(k))).sum::<f64>() / sizes.len() as f64
+}
+
+/// `i <@ set` for an int8 column `i`: its most common values in the set, and the
+/// set's other elements at the mean frequency of the column's other values.
+fn value_in(col: &ColumnStats, set: &RoaringView<'_>) -> f64 {
+    let non_null = 1.0 - col.null_frac;
+    let common_total: f64 = col.common.iter().map(|c| f64::from(c.1)).sum();
+    let (mut sel, mut matched) = (0.0, 0u64);
+    for &(v, f) in &col.common {
+        if set.contains(to_u64(v)) {
+            sel += f64::from(f);
+            matched += 1;
+        }
+    }
+    let others = (col.n_distinct - col.common.len() as f64).max(1.0);
+    let each = ((non_null - common_total) / others).max(0.0);
+    sel += (set.len() - matched) as f64 * each;
+    sel.min(non_null)
+}

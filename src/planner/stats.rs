@@ -1,0 +1,225 @@
+//! ANALYZE of a `roaring64` column: PostgreSQL's standard statistics, plus the
+//! element statistics `int8[]` columns get (most common elements, a histogram of
+//! set sizes), computed from a bounded read of each sampled set.
+//!
+//! A set of up to [`ELEMENTS_PER_SET`] elements is read whole; a larger one through
+//! [`WINDOWS`] windows of consecutive containers spread over it (systematic
+//! sampling from a random start), at least [`MIN_CONTAINERS`] of them and about
+//! [`ELEMENTS_PER_SET`] elements together (a large container is thinned to every
+//! k-th element), each element counted with the weight of what it stands for. A
+//! large set out of line is read in TOAST slices: its header, then four reads per
+//! window, never the whole value. The set sizes come from the headers, exactly.
+//!
+//! Layout of the most common elements' numbers (`pg_stats.most_common_elem_freqs`):
+//! the frequency of each element (the fraction of non-null rows holding it), then,
+//! as `array_typanalyze` stores them, the least and the greatest of those
+//! frequencies and the frequency of NULL elements (always 0), then one more: the
+//! geometric mean frequency of the elements seen but not in the list, which the
+//! estimators use for an element the list does not hold.
+
+use std::collections::HashMap;
+
+use sroar::{Header, Partial, HEADER_MAX_LEN};
+use sroar_pg_macros::sql_fn;
+
+use crate::pg::{AnalyzeRequest, ColumnSample, ElementStats, Value};
+use crate::read::READ_WHOLE_UP_TO;
+
+/// Elements read from one sampled set, about.
+pub const ELEMENTS_PER_SET: u64 = 2048;
+/// Windows of consecutive containers read from a larger set.
+pub const WINDOWS: usize = 4;
+/// Containers read from a larger set, at least: of large containers, each is
+/// thinned to its share of [`ELEMENTS_PER_SET`].
+pub const MIN_CONTAINERS: usize = 32;
+/// Distinct elements tracked before the least counted half is dropped (about 60
+/// MB): with at most [`ELEMENTS_PER_SET`] counted per row, an element held by one
+/// row in a few hundred is counted on before it can be dropped.
+const MAX_TRACKED: usize = 2_000_000;
+
+/// `roaring64`'s `typanalyze`.
+#[sql_fn]
+fn roaring64_typanalyze(req: AnalyzeRequest) -> bool {
+    req.with_element_stats(element_stats)
+}
+
+/// Weighted counts of the elements seen, with lossy pruning.
+struct Counts {
+    seen: HashMap<u64, (f64, u32)>,
+    cap: usize,
+    /// The largest weight dropped by a pruning: an element counted after it may
+    /// have been seen before, up to this much.
+    dropped: f64,
+}
+
+impl Counts {
+    fn add(&mut self, elements: impl Iterator<Item = u64>, weight: f64) {
+        for e in elements {
+            let c = self.seen.entry(e).or_insert((0.0, 0));
+            c.0 += weight;
+            c.1 += 1;
+        }
+        if self.seen.len() > self.cap {
+            self.prune();
+        }
+    }
+
+    /// Drops the least counted half.
+    fn prune(&mut self) {
+        let mut weights: Vec<f64> = self.seen.values().map(|c| c.0).collect();
+        let mid = weights.len() / 2;
+        let (_, &mut cut, _) = weights.select_nth_unstable_by(mid, f64::total_cmp);
+        self.seen.retain(|_, c| c.0 > cut);
+        self.dropped = self.dropped.max(cut);
+    }
+}
+
+/// The element statistics of a column's sample; None when every row is NULL.
+fn element_stats(sample: &ColumnSample<'_>) -> Option<ElementStats> {
+    let target = sample.target();
+    let keep = target * 10;
+    let mut counts = Counts {
+        seen: HashMap::new(),
+        cap: MAX_TRACKED.max(keep * 100),
+        dropped: 0.0,
+    };
+    let mut sizes = Vec::with_capacity(sample.len());
+    let mut buf = Vec::new();
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    sample.for_each(|value| {
+        let Some(value) = value else { return };
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        // A set whose bytes do not read is left out: ANALYZE never fails on it.
+        if let Some(size) = count_sample(value, seed >> 11, &mut buf, &mut counts) {
+            sizes.push(size);
+        }
+    });
+    if sizes.is_empty() {
+        return None;
+    }
+    let rows = sizes.len() as f64;
+    let total: f64 = sizes.iter().map(|&s| s as f64).sum();
+
+    let mut ranked: Vec<(u64, f64)> = counts
+        .seen
+        .iter()
+        .filter(|(_, c)| c.1 >= 2 && c.0 > counts.dropped)
+        .map(|(&e, c)| (e, c.0))
+        .collect();
+    ranked.sort_unstable_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    ranked.truncate(keep);
+    // An element not in the list is most likely one of the many seen a few times:
+    // the geometric mean of their frequencies keeps the q-error of a rare element
+    // small, where the plain mean, pulled up by the elements just below the list,
+    // would not. Each counts the rows it was seen in, unweighted: a weight stands
+    // for the elements a thinned read skipped, not for more rows of this one.
+    let rows_seen = |c: &(f64, u32)| f64::from(c.1) / rows;
+    let mut log_sum = 0.0;
+    let mut others = 0usize;
+    let listed: std::collections::HashSet<u64> = ranked.iter().map(|e| e.0).collect();
+    for (e, c) in &counts.seen {
+        if !listed.contains(e) {
+            log_sum += rows_seen(c).ln();
+            others += 1;
+        }
+    }
+    let rest_freq = if others == 0 {
+        0.0
+    } else {
+        (log_sum / others as f64).exp().min(1.0) as f32
+    };
+    let mut elements: Vec<(i64, f32)> = ranked
+        .iter()
+        .map(|&(e, w)| (crate::int8::to_i64(e), (w / rows).min(1.0) as f32))
+        .collect();
+    let min_freq = elements.iter().map(|e| e.1).fold(f32::INFINITY, f32::min);
+    let max_freq = elements.iter().map(|e| e.1).fold(0.0, f32::max);
+    // Ascending as int8, as the estimators search them.
+    elements.sort_unstable_by_key(|e| e.0);
+    let mut numbers_tail = vec![min_freq.min(1.0), max_freq, 0.0, rest_freq];
+    if elements.is_empty() {
+        numbers_tail.clear();
+    }
+
+    sizes.sort_unstable();
+    let bins = target.max(2);
+    let last = sizes.len() - 1;
+    let mut count_histogram: Vec<f32> = (0..bins)
+        .map(|i| sizes[i * last / (bins - 1)] as f32)
+        .collect();
+    count_histogram.push((total / rows) as f32);
+    Some(ElementStats {
+        elements,
+        extra_numbers: numbers_tail,
+        count_histogram,
+    })
+}
+
+/// Counts a sample of the set's elements (read into `buf`); returns the set's size,
+/// or None when its bytes do not read.
+fn count_sample(
+    value: Value<'_>,
+    random: u64,
+    buf: &mut Vec<u64>,
+    counts: &mut Counts,
+) -> Option<u64> {
+    let header = Header::from_prefix(value.slice(0, HEADER_MAX_LEN)).ok()?;
+    let (card, n) = (header.cardinality, header.n as usize);
+    if card == 0 {
+        return Some(0);
+    }
+    let wanted = ((ELEMENTS_PER_SET * n as u64 / card) as usize).max(MIN_CONTAINERS);
+    let per_window = wanted.div_ceil(WINDOWS);
+    let all = card <= ELEMENTS_PER_SET || per_window * WINDOWS >= n;
+    #[allow(clippy::single_range_in_vec_init, reason = "one range of many")]
+    let picks = |n: usize| {
+        if all {
+            return vec![0..n];
+        }
+        // Windows at equal spacing from a random start: each container is in one
+        // with probability WINDOWS * per_window / n.
+        let spacing = n as f64 / WINDOWS as f64;
+        let u = random as f64 / (1u64 << 53) as f64;
+        (0..WINDOWS)
+            .map(|j| {
+                let at = ((u + j as f64) * spacing) as usize;
+                at..(at + per_window).min(n)
+            })
+            .collect()
+    };
+    let weight = if all {
+        1.0
+    } else {
+        n as f64 / (WINDOWS * per_window) as f64
+    };
+    buf.clear();
+    let read = if value.byte_len() <= READ_WHOLE_UP_TO {
+        let bytes = value.bytes();
+        Partial::new(|at: usize, len: usize| {
+            let end = at.saturating_add(len).min(bytes.len());
+            &bytes[at.min(end)..end]
+        })
+        .container_values(picks, buf)
+    } else {
+        Partial::new(|at, len| value.slice(at, len)).container_values(picks, buf)
+    };
+    read.ok()?;
+    // A container of many elements (up to 65,536) is thinned to every k-th from a
+    // random start, each then counted k times.
+    let cap = (ELEMENTS_PER_SET as usize / MIN_CONTAINERS).max(1);
+    for container in buf.chunk_by(|a, b| a >> 16 == b >> 16) {
+        let k = container.len().div_ceil(cap);
+        if k <= 1 || card <= ELEMENTS_PER_SET {
+            counts.add(container.iter().copied(), weight);
+        } else {
+            let start = (random >> 20) as usize % k;
+            counts.add(
+                container[start..].iter().copied().step_by(k),
+                weight * k as f64,
+            );
+        }
+    }
+    Some(card)
+}
