@@ -57,6 +57,30 @@ CREATE TYPE roaring64 (
 COMMENT ON TYPE roaring64 IS
     'a set of int8 values stored as a 64-bit roaring bitmap whose bytes are the bitmap';
 
+-- Restriction estimates from the element statistics ANALYZE stores (see
+-- roaring64_typanalyze), for the column on either side.
+CREATE FUNCTION roaring64_contains_sel(internal, oid, internal, int4) RETURNS float8
+    AS 'MODULE_PATHNAME', 'roaring64_contains_sel_wrapper' LANGUAGE C STRICT STABLE PARALLEL SAFE;
+CREATE FUNCTION roaring64_contained_sel(internal, oid, internal, int4) RETURNS float8
+    AS 'MODULE_PATHNAME', 'roaring64_contained_sel_wrapper' LANGUAGE C STRICT STABLE PARALLEL SAFE;
+CREATE FUNCTION roaring64_overlap_sel(internal, oid, internal, int4) RETURNS float8
+    AS 'MODULE_PATHNAME', 'roaring64_overlap_sel_wrapper' LANGUAGE C STRICT STABLE PARALLEL SAFE;
+
+-- Planner support of the functions behind @>, <@ and &&: their function forms
+-- (rb_contains(col, 42)) are estimated as the operators are and use the same GIN
+-- index, and an int8 column with a btree index, filtered by a set (id <@ s, s @> id),
+-- is searched as id = ANY(rb_to_array(s)).
+CREATE FUNCTION rb_contains_int8_support(internal) RETURNS internal
+    AS 'MODULE_PATHNAME', 'rb_contains_int8_support_wrapper' LANGUAGE C STRICT STABLE PARALLEL SAFE;
+CREATE FUNCTION roaring64_int8_contained_by_support(internal) RETURNS internal
+    AS 'MODULE_PATHNAME', 'roaring64_int8_contained_by_support_wrapper' LANGUAGE C STRICT STABLE PARALLEL SAFE;
+CREATE FUNCTION rb_contains_support(internal) RETURNS internal
+    AS 'MODULE_PATHNAME', 'rb_contains_support_wrapper' LANGUAGE C STRICT STABLE PARALLEL SAFE;
+CREATE FUNCTION roaring64_contained_by_support(internal) RETURNS internal
+    AS 'MODULE_PATHNAME', 'roaring64_contained_by_support_wrapper' LANGUAGE C STRICT STABLE PARALLEL SAFE;
+CREATE FUNCTION rb_intersects_support(internal) RETURNS internal
+    AS 'MODULE_PATHNAME', 'rb_intersects_support_wrapper' LANGUAGE C STRICT STABLE PARALLEL SAFE;
+
 -- ---------------------------------------------------------------------------
 -- Building and reading back
 -- ---------------------------------------------------------------------------
@@ -109,7 +133,7 @@ COMMENT ON FUNCTION rb_max(roaring64) IS 'the largest element, NULL when empty';
 
 CREATE FUNCTION rb_contains(roaring64, int8) RETURNS bool
     AS 'MODULE_PATHNAME', 'rb_contains_int8_wrapper'
-    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE SUPPORT rb_contains_int8_support;
 COMMENT ON FUNCTION rb_contains(roaring64, int8) IS 'whether the element is in the set';
 
 -- ---------------------------------------------------------------------------
@@ -394,19 +418,19 @@ CREATE FUNCTION rb_jaccard(roaring64, roaring64) RETURNS float8
 COMMENT ON FUNCTION rb_jaccard(roaring64, roaring64) IS '|A ∩ B| / |A ∪ B|, NULL when both are empty';
 CREATE FUNCTION rb_contains(roaring64, roaring64) RETURNS bool
     AS 'MODULE_PATHNAME', 'rb_contains_all_wrapper'
-    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE SUPPORT rb_contains_support;
 COMMENT ON FUNCTION rb_contains(roaring64, roaring64) IS 'whether every element of the second set is in the first';
 CREATE FUNCTION rb_intersects(roaring64, roaring64) RETURNS bool
     AS 'MODULE_PATHNAME', 'rb_intersects_wrapper'
-    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE SUPPORT rb_intersects_support;
 COMMENT ON FUNCTION rb_intersects(roaring64, roaring64) IS 'whether the sets share an element';
 CREATE FUNCTION roaring64_contained_by(roaring64, roaring64) RETURNS bool
     AS 'MODULE_PATHNAME', 'rb_contained_by_wrapper'
-    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE SUPPORT roaring64_contained_by_support;
 COMMENT ON FUNCTION roaring64_contained_by(roaring64, roaring64) IS 'support of <@: whether every element of the first set is in the second';
 CREATE FUNCTION roaring64_int8_contained_by(int8, roaring64) RETURNS bool
     AS 'MODULE_PATHNAME', 'rb_int8_contained_by_wrapper'
-    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE SUPPORT roaring64_int8_contained_by_support;
 COMMENT ON FUNCTION roaring64_int8_contained_by(int8, roaring64) IS 'support of int8 <@ roaring64';
 CREATE FUNCTION roaring64_eq(roaring64, roaring64) RETURNS bool
     AS 'MODULE_PATHNAME', 'roaring64_eq_wrapper'
@@ -455,15 +479,6 @@ CREATE OPERATOR - (LEFTARG = roaring64, RIGHTARG = roaring64, FUNCTION = rb_andn
 CREATE OPERATOR | (LEFTARG = roaring64, RIGHTARG = int8, FUNCTION = rb_add, COMMUTATOR = |);
 CREATE OPERATOR | (LEFTARG = int8, RIGHTARG = roaring64, FUNCTION = rb_add, COMMUTATOR = |);
 CREATE OPERATOR - (LEFTARG = roaring64, RIGHTARG = int8, FUNCTION = rb_remove);
-
--- Restriction estimates from the element statistics ANALYZE stores (see
--- roaring64_typanalyze), for the column on either side.
-CREATE FUNCTION roaring64_contains_sel(internal, oid, internal, int4) RETURNS float8
-    AS 'MODULE_PATHNAME', 'roaring64_contains_sel_wrapper' LANGUAGE C STRICT STABLE PARALLEL SAFE;
-CREATE FUNCTION roaring64_contained_sel(internal, oid, internal, int4) RETURNS float8
-    AS 'MODULE_PATHNAME', 'roaring64_contained_sel_wrapper' LANGUAGE C STRICT STABLE PARALLEL SAFE;
-CREATE FUNCTION roaring64_overlap_sel(internal, oid, internal, int4) RETURNS float8
-    AS 'MODULE_PATHNAME', 'roaring64_overlap_sel_wrapper' LANGUAGE C STRICT STABLE PARALLEL SAFE;
 
 CREATE OPERATOR @> (
     LEFTARG = roaring64, RIGHTARG = roaring64, FUNCTION = rb_contains,

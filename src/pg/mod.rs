@@ -53,7 +53,7 @@ pub use receive::ReceiveBuffer;
 pub use results::{palloc_cstring, Bytea, CStringOut, MaybeRoaring, RoaringOut};
 pub use selectivity::{ColumnStats, Operand, Restriction};
 pub use srf::SetOf;
-pub use support::{Expr, SupportRequest};
+pub use support::{Expr, IndexClause, IndexedArg, SupportRequest};
 pub use value::{stored_view, Value};
 pub use variadic::{variadic_sets, SetArg};
 

@@ -36,6 +36,22 @@ impl<'fcx> FromArg<'fcx> for Restriction<'fcx> {
     }
 }
 
+impl Restriction<'_> {
+    /// The restriction a support function's selectivity request describes.
+    pub(super) fn new(
+        root: *mut pg_sys::PlannerInfo,
+        args: *mut pg_sys::List,
+        var_relid: i32,
+    ) -> Self {
+        Restriction {
+            root,
+            args,
+            var_relid,
+            _call: PhantomData,
+        }
+    }
+}
+
 /// The side of the clause that is not the column, as the planner knows it.
 pub enum Operand<'a> {
     /// A `roaring64` constant (or a parameter a custom plan knows).

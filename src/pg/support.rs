@@ -10,6 +10,11 @@
 //!   when the set is known at plan time (a constant, or a parameter's value in a
 //!   custom plan), so that a join over `rb_iterate(...)` is planned for the rows it
 //!   will really return rather than the declared `ROWS`.
+//! - `SupportRequestSelectivity` and `SupportRequestIndexCondition` on the functions
+//!   behind the containment and overlap operators: the function forms
+//!   (`rb_contains(col, 42)`) are estimated as the operators are and use the same
+//!   GIN index; and an int8 column filtered by a set (`id <@ s`, `s @> id`) gets a
+//!   btree index condition `id = ANY(rb_to_array(s))`, the array made at run time.
 
 use core::ffi::CStr;
 use core::marker::PhantomData;
@@ -17,6 +22,7 @@ use core::marker::PhantomData;
 use pgrx::pg_sys;
 
 use super::entry::{Arg, Call, FromArg, IntoRet};
+use super::selectivity::Restriction;
 use super::value::Value;
 
 /// A planner support request (the `internal` argument of a support function).
@@ -186,5 +192,187 @@ unsafe fn first_arg_at_plan_time<'fcx>(
             return Some(None);
         }
         Some(Some(Value::from_datum((*arg).constvalue)))
+    }
+}
+
+/// The argument of an operator's function that an index covers.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum IndexedArg {
+    /// A `roaring64` argument, under a GIN index.
+    Set(usize),
+    /// An `int8` argument, under a btree index.
+    Int8(usize),
+}
+
+/// The index condition that stands for a call.
+pub enum IndexClause {
+    /// `indexed OP other`, OP the index's operator of this strategy for the two
+    /// types.
+    Operator(u16),
+    /// `indexed = ANY(rb_to_array(other))`, exact.
+    Int8AnyOf,
+}
+
+const GIN_AM_OID: u32 = 2742;
+const BTREE_AM_OID: u32 = 403;
+const BT_EQUAL_STRATEGY: i16 = 3;
+const INT8_ARRAY_OID: u32 = 1016;
+
+impl SupportRequest<'_> {
+    /// The answer of a containment or overlap function's support: to a selectivity
+    /// request on a restriction, `selectivity` of its arguments; to an index
+    /// condition request, the clause `index` gives for the indexed argument, when
+    /// the other argument holds nothing of the indexed table and nothing volatile.
+    /// None otherwise (a join's selectivity, another request).
+    pub fn operator_support(
+        self,
+        selectivity: impl FnOnce(Restriction<'_>) -> f64,
+        index: impl FnOnce(IndexedArg) -> Option<IndexClause>,
+    ) -> Expr {
+        // SAFETY: the planner passes a valid request node, whose tag is checked
+        // before it is read as that request.
+        unsafe {
+            match (*self.node).type_ {
+                pg_sys::NodeTag::T_SupportRequestSelectivity => {
+                    let req = self.node as *mut pg_sys::SupportRequestSelectivity;
+                    if (*req).is_join {
+                        return Expr(None);
+                    }
+                    let r = Restriction::new((*req).root, (*req).args, (*req).varRelid);
+                    (*req).selectivity = selectivity(r);
+                    Expr(Some(self.node))
+                }
+                pg_sys::NodeTag::T_SupportRequestIndexCondition => {
+                    let req = self.node as *mut pg_sys::SupportRequestIndexCondition;
+                    Expr(index_condition(req, index).map(|list| list.cast()))
+                }
+                _ => Expr(None),
+            }
+        }
+    }
+}
+
+/// The index clause list for `req`, or None.
+///
+/// # Safety
+/// `req` is the planner's index condition request.
+unsafe fn index_condition(
+    req: *mut pg_sys::SupportRequestIndexCondition,
+    rule: impl FnOnce(IndexedArg) -> Option<IndexClause>,
+) -> Option<*mut pg_sys::List> {
+    // SAFETY: the request's nodes are the planner's; each is checked for its tag
+    // before it is read as that node, and every new node is palloc'd in the
+    // planner's memory context, which owns the plan.
+    unsafe {
+        let call = (*req).node;
+        let args = match (*call).type_ {
+            pg_sys::NodeTag::T_FuncExpr => (*(call as *mut pg_sys::FuncExpr)).args,
+            pg_sys::NodeTag::T_OpExpr => (*(call as *mut pg_sys::OpExpr)).args,
+            _ => return None,
+        };
+        if args.is_null() || (*args).length != 2 {
+            return None;
+        }
+        let at = usize::try_from((*req).indexarg).ok().filter(|&i| i < 2)?;
+        let arg = |i: usize| (*(*args).elements.add(i)).ptr_value as *mut pg_sys::Node;
+        let (indexed, other) = (arg(at), arg(1 - at));
+        let index = (*req).index;
+        let rel = (*index).rel;
+        if pg_sys::bms_is_member((*rel).relid as i32, pg_sys::pull_varnos((*req).root, other))
+            || pg_sys::contain_volatile_functions(other)
+        {
+            return None;
+        }
+        let (indexed_type, other_type) = (pg_sys::exprType(indexed), pg_sys::exprType(other));
+        let am = (*index).relam.to_u32();
+        let target = match (am, indexed_type == pg_sys::INT8OID) {
+            (GIN_AM_OID, false) => IndexedArg::Set(at),
+            (BTREE_AM_OID, true) => IndexedArg::Int8(at),
+            _ => return None,
+        };
+        let clause: *mut pg_sys::Node = match rule(target)? {
+            IndexClause::Operator(strategy) => {
+                let opno = pg_sys::get_opfamily_member(
+                    (*req).opfamily,
+                    indexed_type,
+                    other_type,
+                    strategy as i16,
+                );
+                if opno == pg_sys::InvalidOid {
+                    return None;
+                }
+                pg_sys::make_opclause(
+                    opno,
+                    pg_sys::BOOLOID,
+                    false,
+                    indexed.cast(),
+                    other.cast(),
+                    pg_sys::InvalidOid,
+                    pg_sys::InvalidOid,
+                )
+                .cast()
+            }
+            IndexClause::Int8AnyOf => {
+                let opno = pg_sys::get_opfamily_member(
+                    (*req).opfamily,
+                    pg_sys::INT8OID,
+                    pg_sys::INT8OID,
+                    BT_EQUAL_STRATEGY,
+                );
+                let to_array = function_like((*req).funcid, "rb_to_array", other_type)?;
+                if opno == pg_sys::InvalidOid {
+                    return None;
+                }
+                let mut array_args = pgrx::PgList::<pg_sys::Node>::new();
+                array_args.push(other);
+                let array = pg_sys::makeFuncExpr(
+                    to_array,
+                    pg_sys::Oid::from(INT8_ARRAY_OID),
+                    array_args.into_pg(),
+                    pg_sys::InvalidOid,
+                    pg_sys::InvalidOid,
+                    pg_sys::CoercionForm::COERCE_EXPLICIT_CALL,
+                );
+                let any = pg_sys::palloc0(size_of::<pg_sys::ScalarArrayOpExpr>())
+                    as *mut pg_sys::ScalarArrayOpExpr;
+                (*any).xpr.type_ = pg_sys::NodeTag::T_ScalarArrayOpExpr;
+                (*any).opno = opno;
+                (*any).opfuncid = pg_sys::get_opcode(opno);
+                (*any).useOr = true;
+                (*any).inputcollid = pg_sys::InvalidOid;
+                let mut both = pgrx::PgList::<pg_sys::Node>::new();
+                both.push(indexed);
+                both.push(array.cast());
+                (*any).args = both.into_pg();
+                (*any).location = -1;
+                any.cast()
+            }
+        };
+        (*req).lossy = false;
+        let mut list = pgrx::PgList::<pg_sys::Node>::new();
+        list.push(clause);
+        Some(list.into_pg())
+    }
+}
+
+/// The function `name(arg_type)` in the schema of function `funcid`.
+///
+/// # Safety
+/// Called within a transaction (catalog lookups).
+unsafe fn function_like(
+    funcid: pg_sys::Oid,
+    name: &str,
+    arg_type: pg_sys::Oid,
+) -> Option<pg_sys::Oid> {
+    // SAFETY: as in `spread_function`.
+    unsafe {
+        let schema = pg_sys::get_namespace_name(pg_sys::get_func_namespace(funcid));
+        let name = std::ffi::CString::new(name).ok()?;
+        let mut names = pgrx::PgList::<pg_sys::Node>::new();
+        names.push(pg_sys::makeString(schema).cast());
+        names.push(pg_sys::makeString(pg_sys::pstrdup(name.as_ptr())).cast());
+        let args = [arg_type];
+        let oid = pg_sys::LookupFuncName(names.into_pg(), 1, args.as_ptr(), true);
+        (oid != pg_sys::InvalidOid).then_some(oid)
     }
 }

@@ -17,7 +17,7 @@ use sroar::RoaringView;
 use sroar_pg_macros::sql_fn;
 
 use crate::int8::to_u64;
-use crate::pg::{ColumnStats, Operand, Restriction};
+use crate::pg::{ColumnStats, Expr, IndexClause, IndexedArg, Operand, Restriction, SupportRequest};
 use crate::read::{plan_time_header, plan_time_view};
 
 /// Where the other side is only known at run time, or nothing is known of the
@@ -43,6 +43,22 @@ enum Clause<'a> {
 /// `@>`: the left side holds the right.
 #[sql_fn]
 fn roaring64_contains_sel(req: Restriction) -> f64 {
+    contains(req)
+}
+
+/// `<@`: the left side is held by the right.
+#[sql_fn]
+fn roaring64_contained_sel(req: Restriction) -> f64 {
+    contained(req)
+}
+
+/// `&&`.
+#[sql_fn]
+fn roaring64_overlap_sel(req: Restriction) -> f64 {
+    overlaps(req)
+}
+
+fn contains(req: Restriction) -> f64 {
     req.estimate(DEFAULT_CONTAIN, |col, col_left, other| {
         estimate(
             col,
@@ -52,9 +68,7 @@ fn roaring64_contains_sel(req: Restriction) -> f64 {
     })
 }
 
-/// `<@`: the left side is held by the right.
-#[sql_fn]
-fn roaring64_contained_sel(req: Restriction) -> f64 {
+fn contained(req: Restriction) -> f64 {
     req.estimate(DEFAULT_CONTAIN, |col, col_left, other| {
         estimate(
             col,
@@ -64,11 +78,62 @@ fn roaring64_contained_sel(req: Restriction) -> f64 {
     })
 }
 
-/// `&&`.
-#[sql_fn]
-fn roaring64_overlap_sel(req: Restriction) -> f64 {
+fn overlaps(req: Restriction) -> f64 {
     req.estimate(DEFAULT_OVERLAP, |col, _, other| {
         estimate(col, clause(col, other, Op::Meets), DEFAULT_OVERLAP)
+    })
+}
+
+// The functions behind the operators answer the planner for their function forms
+// as the operators do (GIN strategies: 1 `&&`, 2 `@>`, 3 `<@`, 5 `@> int8`), and
+// give an int8 column's btree index the set's elements.
+
+/// `rb_contains(set, x)`, behind `set @> x`.
+#[sql_fn]
+fn rb_contains_int8_support(req: SupportRequest) -> Expr {
+    req.operator_support(contains, |arg| match arg {
+        IndexedArg::Set(0) => Some(IndexClause::Operator(5)),
+        IndexedArg::Int8(1) => Some(IndexClause::Int8AnyOf),
+        _ => None,
+    })
+}
+
+/// `roaring64_int8_contained_by(x, set)`, behind `x <@ set`.
+#[sql_fn]
+fn roaring64_int8_contained_by_support(req: SupportRequest) -> Expr {
+    req.operator_support(contained, |arg| match arg {
+        IndexedArg::Set(1) => Some(IndexClause::Operator(5)),
+        IndexedArg::Int8(0) => Some(IndexClause::Int8AnyOf),
+        _ => None,
+    })
+}
+
+/// `rb_contains(a, b)`, behind `a @> b`.
+#[sql_fn]
+fn rb_contains_support(req: SupportRequest) -> Expr {
+    req.operator_support(contains, |arg| match arg {
+        IndexedArg::Set(0) => Some(IndexClause::Operator(2)),
+        IndexedArg::Set(_) => Some(IndexClause::Operator(3)),
+        IndexedArg::Int8(_) => None,
+    })
+}
+
+/// `roaring64_contained_by(a, b)`, behind `a <@ b`.
+#[sql_fn]
+fn roaring64_contained_by_support(req: SupportRequest) -> Expr {
+    req.operator_support(contained, |arg| match arg {
+        IndexedArg::Set(0) => Some(IndexClause::Operator(3)),
+        IndexedArg::Set(_) => Some(IndexClause::Operator(2)),
+        IndexedArg::Int8(_) => None,
+    })
+}
+
+/// `rb_intersects(a, b)`, behind `a && b`.
+#[sql_fn]
+fn rb_intersects_support(req: SupportRequest) -> Expr {
+    req.operator_support(overlaps, |arg| match arg {
+        IndexedArg::Set(_) => Some(IndexClause::Operator(1)),
+        IndexedArg::Int8(_) => None,
     })
 }
 
