@@ -114,11 +114,7 @@ impl Restriction<'_> {
             let stats = column_stats(&mut vardata);
             let operand = operand(self.root, other);
             let sel = estimate(&stats, var_on_left, operand);
-            if !vardata.statsTuple.is_null() {
-                if let Some(free) = vardata.freefunc {
-                    free(vardata.statsTuple);
-                }
-            }
+            release(&mut vardata);
             sel
         };
         if sel.is_nan() {
@@ -152,10 +148,45 @@ unsafe fn operand<'a>(root: *mut pg_sys::PlannerInfo, other: *mut pg_sys::Node) 
     }
 }
 
+/// The statistics of an expression (a column's, from ANALYZE; none for others).
+///
+/// # Safety
+/// `root` and `node` are the current planning's.
+pub(super) unsafe fn stats_of(
+    root: *mut pg_sys::PlannerInfo,
+    node: *mut pg_sys::Node,
+) -> ColumnStats {
+    // SAFETY: the caller's contract; vardata is released after its statistics are
+    // copied out.
+    unsafe {
+        let mut vardata = pg_sys::VariableStatData::default();
+        pg_sys::examine_variable(root, node, 0, &mut vardata);
+        let stats = column_stats(&mut vardata);
+        release(&mut vardata);
+        stats
+    }
+}
+
+/// Frees the statistics tuple `examine_variable` found (`ReleaseVariableStats`).
+///
+/// # Safety
+/// `vardata` was filled by `examine_variable` or `get_restriction_variable`.
+unsafe fn release(vardata: &mut pg_sys::VariableStatData) {
+    // SAFETY: the caller's contract: the tuple, when there is one, is freed by the
+    // function that came with it.
+    unsafe {
+        if !vardata.statsTuple.is_null() {
+            if let Some(free) = vardata.freefunc {
+                free(vardata.statsTuple);
+            }
+        }
+    }
+}
+
 /// The statistics ANALYZE stored for the column, copied out of its tuple.
 ///
 /// # Safety
-/// `vardata` was filled by `get_restriction_variable`.
+/// `vardata` was filled by `examine_variable` or `get_restriction_variable`.
 unsafe fn column_stats(vardata: &mut pg_sys::VariableStatData) -> ColumnStats {
     // SAFETY: the caller's contract; the statistics tuple is pg_statistic's, whose
     // fixed part is a FormData_pg_statistic; get_attstatsslot copies the slot's

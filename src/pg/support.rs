@@ -22,7 +22,7 @@ use core::marker::PhantomData;
 use pgrx::pg_sys;
 
 use super::entry::{Arg, Call, FromArg, IntoRet};
-use super::selectivity::Restriction;
+use super::selectivity::{stats_of, ColumnStats, Restriction};
 use super::value::Value;
 
 /// A planner support request (the `internal` argument of a support function).
@@ -129,21 +129,28 @@ unsafe fn spread_function(funcid: pg_sys::Oid, suffix: &str) -> Option<pg_sys::O
 
 impl<'fcx> SupportRequest<'fcx> {
     /// For a row-count request on a call of a STRICT set-returning function whose
-    /// first argument is a `roaring64` known at plan time: `rows` of that value, when
-    /// it gives one, and no rows for a NULL. None otherwise (another request, an
-    /// argument only known at run time), which leaves the function's declared `ROWS`.
-    pub fn estimate_rows(self, rows: impl FnOnce(Value<'fcx>) -> Option<f64>) -> Expr {
-        // SAFETY: see `first_arg_at_plan_time`; the request node is the planner's,
-        // and its `rows` field is what the planner reads back.
+    /// first argument is a `roaring64`: when the planner knows its value, `rows` of
+    /// it, and no rows for a NULL; otherwise `from_stats` of the statistics of the
+    /// argument (a column's, from ANALYZE). None where neither answers (another
+    /// request, no statistics), which leaves the function's declared `ROWS`.
+    pub fn estimate_rows(
+        self,
+        rows: impl FnOnce(Value<'fcx>) -> Option<f64>,
+        from_stats: impl FnOnce(&ColumnStats) -> Option<f64>,
+    ) -> Expr {
+        // SAFETY: see `first_arg`; the request node is the planner's, and its
+        // `rows` field is what the planner reads back.
         unsafe {
             if (*self.node).type_ != pg_sys::NodeTag::T_SupportRequestRows {
                 return Expr(None);
             }
             let req = self.node as *mut pg_sys::SupportRequestRows;
-            let estimate = match first_arg_at_plan_time((*req).root, (*req).node) {
+            let estimate = match first_arg((*req).root, (*req).node) {
                 None => return Expr(None),
-                Some(None) => Some(0.0),
-                Some(Some(value)) => rows(value),
+                Some(FirstArg::Null) => Some(0.0),
+                Some(FirstArg::Known(value)) => rows(value),
+                Some(FirstArg::Expression(_)) if (*req).root.is_null() => None,
+                Some(FirstArg::Expression(arg)) => from_stats(&stats_of((*req).root, arg)),
             };
             match estimate {
                 Some(n) => {
@@ -156,17 +163,25 @@ impl<'fcx> SupportRequest<'fcx> {
     }
 }
 
-/// The first argument of `call` (a function or operator call), when the planner can
-/// reduce it to a constant (Some(None) for NULL): a literal, an immutable expression
-/// of literals, or a parameter whose value a custom plan knows.
+/// The first argument of a call, as the planner knows it.
+enum FirstArg<'fcx> {
+    Null,
+    Known(Value<'fcx>),
+    /// Only known at run time (a column, a generic plan's parameter).
+    Expression(*mut pg_sys::Node),
+}
+
+/// The first argument of `call` (a function or operator call): its value when the
+/// planner can reduce it to a constant (a literal, an immutable expression of
+/// literals, a parameter whose value a custom plan knows), else the expression.
 ///
 /// # Safety
 /// `root` (which may be null) and `call` come from a planner support request of the
 /// current planning; the returned value lives as long as the planner's memory.
-unsafe fn first_arg_at_plan_time<'fcx>(
+unsafe fn first_arg<'fcx>(
     root: *mut pg_sys::PlannerInfo,
     call: *mut pg_sys::Node,
-) -> Option<Option<Value<'fcx>>> {
+) -> Option<FirstArg<'fcx>> {
     // SAFETY: every node is checked for its tag before it is read as that node;
     // estimate_expression_value returns a new node (or the same) in the planner's
     // memory context, and takes a null root.
@@ -182,16 +197,16 @@ unsafe fn first_arg_at_plan_time<'fcx>(
         if args.is_null() || (*args).length < 1 {
             return None;
         }
-        let arg = (*(*args).elements).ptr_value as *mut pg_sys::Node;
-        let arg = pg_sys::estimate_expression_value(root, arg);
+        let expr = (*(*args).elements).ptr_value as *mut pg_sys::Node;
+        let arg = pg_sys::estimate_expression_value(root, expr);
         if arg.is_null() || (*arg).type_ != pg_sys::NodeTag::T_Const {
-            return None;
+            return Some(FirstArg::Expression(expr));
         }
         let arg = arg as *mut pg_sys::Const;
         if (*arg).constisnull {
-            return Some(None);
+            return Some(FirstArg::Null);
         }
-        Some(Some(Value::from_datum((*arg).constvalue)))
+        Some(FirstArg::Known(Value::from_datum((*arg).constvalue)))
     }
 }
 
@@ -222,12 +237,16 @@ impl SupportRequest<'_> {
     /// The answer of a containment or overlap function's support: to a selectivity
     /// request on a restriction, `selectivity` of its arguments; to an index
     /// condition request, the clause `index` gives for the indexed argument, when
-    /// the other argument holds nothing of the indexed table and nothing volatile.
-    /// None otherwise (a join's selectivity, another request).
+    /// the other argument holds nothing of the indexed table and nothing volatile;
+    /// to a cost request, the largest `cost` (in `cpu_operator_cost` units) of the
+    /// statistics of its `roaring64` arguments that are not constants. None
+    /// otherwise (a join's selectivity, arguments without statistics, another
+    /// request).
     pub fn operator_support(
         self,
         selectivity: impl FnOnce(Restriction<'_>) -> f64,
         index: impl FnOnce(IndexedArg) -> Option<IndexClause>,
+        cost: impl Fn(&ColumnStats) -> Option<f64>,
     ) -> Expr {
         // SAFETY: the planner passes a valid request node, whose tag is checked
         // before it is read as that request.
@@ -246,9 +265,55 @@ impl SupportRequest<'_> {
                     let req = self.node as *mut pg_sys::SupportRequestIndexCondition;
                     Expr(index_condition(req, index).map(|list| list.cast()))
                 }
+                pg_sys::NodeTag::T_SupportRequestCost => {
+                    let req = self.node as *mut pg_sys::SupportRequestCost;
+                    let units = call_args((*req).node)
+                        .into_iter()
+                        .filter(|&arg| {
+                            pg_sys::exprType(arg) != pg_sys::INT8OID
+                                && (*arg).type_ != pg_sys::NodeTag::T_Const
+                                && !(*req).root.is_null()
+                        })
+                        .filter_map(|arg| cost(&stats_of((*req).root, arg)))
+                        .fold(None, |most: Option<f64>, c| {
+                            Some(most.map_or(c, |m| m.max(c)))
+                        });
+                    match units {
+                        Some(units) => {
+                            (*req).per_tuple = units * pg_sys::cpu_operator_cost;
+                            Expr(Some(self.node))
+                        }
+                        None => Expr(None),
+                    }
+                }
                 _ => Expr(None),
             }
         }
+    }
+}
+
+/// The arguments of a function or operator call (none for another node).
+///
+/// # Safety
+/// `call` is null or a node of the current planning.
+unsafe fn call_args(call: *mut pg_sys::Node) -> Vec<*mut pg_sys::Node> {
+    // SAFETY: the node's tag is checked before it is read as that node; a List's
+    // elements are its `length` cells.
+    unsafe {
+        if call.is_null() {
+            return Vec::new();
+        }
+        let args = match (*call).type_ {
+            pg_sys::NodeTag::T_FuncExpr => (*(call as *mut pg_sys::FuncExpr)).args,
+            pg_sys::NodeTag::T_OpExpr => (*(call as *mut pg_sys::OpExpr)).args,
+            _ => return Vec::new(),
+        };
+        if args.is_null() {
+            return Vec::new();
+        }
+        (0..(*args).length as usize)
+            .map(|i| (*(*args).elements.add(i)).ptr_value as *mut pg_sys::Node)
+            .collect()
     }
 }
 

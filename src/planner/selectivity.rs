@@ -16,6 +16,7 @@
 use sroar::RoaringView;
 use sroar_pg_macros::sql_fn;
 
+use super::cost;
 use crate::int8::to_u64;
 use crate::pg::{ColumnStats, Expr, IndexClause, IndexedArg, Operand, Restriction, SupportRequest};
 use crate::read::{plan_time_header, plan_time_view};
@@ -85,56 +86,77 @@ fn overlaps(req: Restriction) -> f64 {
 }
 
 // The functions behind the operators answer the planner for their function forms
-// as the operators do (GIN strategies: 1 `&&`, 2 `@>`, 3 `<@`, 5 `@> int8`), and
-// give an int8 column's btree index the set's elements.
+// as the operators do (GIN strategies: 1 `&&`, 2 `@>`, 3 `<@`, 5 `@> int8`), give
+// an int8 column's btree index the set's elements, and cost a call by the size of
+// the sets it reads (`cost`).
 
 /// `rb_contains(set, x)`, behind `set @> x`.
 #[sql_fn]
 fn rb_contains_int8_support(req: SupportRequest) -> Expr {
-    req.operator_support(contains, |arg| match arg {
-        IndexedArg::Set(0) => Some(IndexClause::Operator(5)),
-        IndexedArg::Int8(1) => Some(IndexClause::Int8AnyOf),
-        _ => None,
-    })
+    req.operator_support(
+        contains,
+        |arg| match arg {
+            IndexedArg::Set(0) => Some(IndexClause::Operator(5)),
+            IndexedArg::Int8(1) => Some(IndexClause::Int8AnyOf),
+            _ => None,
+        },
+        cost::membership,
+    )
 }
 
 /// `roaring64_int8_contained_by(x, set)`, behind `x <@ set`.
 #[sql_fn]
 fn roaring64_int8_contained_by_support(req: SupportRequest) -> Expr {
-    req.operator_support(contained, |arg| match arg {
-        IndexedArg::Set(1) => Some(IndexClause::Operator(5)),
-        IndexedArg::Int8(0) => Some(IndexClause::Int8AnyOf),
-        _ => None,
-    })
+    req.operator_support(
+        contained,
+        |arg| match arg {
+            IndexedArg::Set(1) => Some(IndexClause::Operator(5)),
+            IndexedArg::Int8(0) => Some(IndexClause::Int8AnyOf),
+            _ => None,
+        },
+        cost::membership,
+    )
 }
 
 /// `rb_contains(a, b)`, behind `a @> b`.
 #[sql_fn]
 fn rb_contains_support(req: SupportRequest) -> Expr {
-    req.operator_support(contains, |arg| match arg {
-        IndexedArg::Set(0) => Some(IndexClause::Operator(2)),
-        IndexedArg::Set(_) => Some(IndexClause::Operator(3)),
-        IndexedArg::Int8(_) => None,
-    })
+    req.operator_support(
+        contains,
+        |arg| match arg {
+            IndexedArg::Set(0) => Some(IndexClause::Operator(2)),
+            IndexedArg::Set(_) => Some(IndexClause::Operator(3)),
+            IndexedArg::Int8(_) => None,
+        },
+        cost::set_test,
+    )
 }
 
 /// `roaring64_contained_by(a, b)`, behind `a <@ b`.
 #[sql_fn]
 fn roaring64_contained_by_support(req: SupportRequest) -> Expr {
-    req.operator_support(contained, |arg| match arg {
-        IndexedArg::Set(0) => Some(IndexClause::Operator(3)),
-        IndexedArg::Set(_) => Some(IndexClause::Operator(2)),
-        IndexedArg::Int8(_) => None,
-    })
+    req.operator_support(
+        contained,
+        |arg| match arg {
+            IndexedArg::Set(0) => Some(IndexClause::Operator(3)),
+            IndexedArg::Set(_) => Some(IndexClause::Operator(2)),
+            IndexedArg::Int8(_) => None,
+        },
+        cost::set_test,
+    )
 }
 
 /// `rb_intersects(a, b)`, behind `a && b`.
 #[sql_fn]
 fn rb_intersects_support(req: SupportRequest) -> Expr {
-    req.operator_support(overlaps, |arg| match arg {
-        IndexedArg::Set(_) => Some(IndexClause::Operator(1)),
-        IndexedArg::Int8(_) => None,
-    })
+    req.operator_support(
+        overlaps,
+        |arg| match arg {
+            IndexedArg::Set(_) => Some(IndexClause::Operator(1)),
+            IndexedArg::Int8(_) => None,
+        },
+        cost::set_test,
+    )
 }
 
 /// What the clause asks of the column side.

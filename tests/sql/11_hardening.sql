@@ -34,7 +34,8 @@ DROP TABLE mr;
 
 -- 2. Volatility follows what a function reads: the text output depends on
 -- sroar.output_format, so it is STABLE and an expression index on r::text is
--- refused (it would give other rows than a scan once the setting changes).
+-- refused (it would give other rows than a scan once the setting changes); the
+-- statistics functions read the catalogs.
 SELECT p.oid::regprocedure AS not_immutable, p.provolatile
   FROM pg_depend d JOIN pg_proc p ON p.oid = d.objid
  WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'sroar_pg')

@@ -104,22 +104,22 @@ SELECT plan_nodes($$SELECT a.name, e.payload FROM events e JOIN audiences a ON e
 SELECT same_rows($$SELECT payload FROM events WHERE id <@ rb_build(ARRAY[payload::int8])$$) AS own_row;
 
 -- The function forms over a GIN index, as the operators.
-CREATE TABLE posting (doc int, ids roaring64);
-INSERT INTO posting SELECT g, rb_build(ARRAY[g % 1000, g % 7 + 5000, g]) FROM generate_series(1, 20000) g;
-CREATE INDEX posting_ids ON posting USING gin (ids);
-ANALYZE posting;
-SELECT plan_nodes('SELECT doc FROM posting WHERE rb_contains(ids, 17::int8)') AS contains_element,
-       plan_nodes($$SELECT doc FROM posting WHERE rb_contains(ids, '{17,1017}'::roaring64)$$) AS contains_set,
-       plan_nodes($$SELECT doc FROM posting WHERE rb_intersects(ids, '{17,18}'::roaring64)$$) AS intersects,
-       plan_nodes($$SELECT doc FROM posting WHERE rb_contains('{17,5003,1017,5000}'::roaring64, ids)$$) AS within;
-SELECT same_rows('SELECT doc FROM posting WHERE rb_contains(ids, 17::int8)') AS contains_element,
-       same_rows($$SELECT doc FROM posting WHERE rb_contains(ids, '{17,1017}'::roaring64)$$) AS contains_set,
-       same_rows($$SELECT doc FROM posting WHERE rb_intersects(ids, '{17,18}'::roaring64)$$) AS intersects,
-       same_rows($$SELECT doc FROM posting WHERE rb_contains('{17,5003,1017,5000}'::roaring64, ids)$$) AS within;
+CREATE TABLE documents (doc int, ids roaring64);
+INSERT INTO documents SELECT g, rb_build(ARRAY[g % 1000, g % 7 + 5000, g]) FROM generate_series(1, 20000) g;
+CREATE INDEX documents_ids ON documents USING gin (ids);
+ANALYZE documents;
+SELECT plan_nodes('SELECT doc FROM documents WHERE rb_contains(ids, 17::int8)') AS contains_element,
+       plan_nodes($$SELECT doc FROM documents WHERE rb_contains(ids, '{17,1017}'::roaring64)$$) AS contains_set,
+       plan_nodes($$SELECT doc FROM documents WHERE rb_intersects(ids, '{17,18}'::roaring64)$$) AS intersects,
+       plan_nodes($$SELECT doc FROM documents WHERE rb_contains('{17,5003,1017,5000}'::roaring64, ids)$$) AS within;
+SELECT same_rows('SELECT doc FROM documents WHERE rb_contains(ids, 17::int8)') AS contains_element,
+       same_rows($$SELECT doc FROM documents WHERE rb_contains(ids, '{17,1017}'::roaring64)$$) AS contains_set,
+       same_rows($$SELECT doc FROM documents WHERE rb_intersects(ids, '{17,18}'::roaring64)$$) AS intersects,
+       same_rows($$SELECT doc FROM documents WHERE rb_contains('{17,5003,1017,5000}'::roaring64, ids)$$) AS within;
 -- Their estimates are the operators'.
-SELECT (SELECT count(*) FROM posting WHERE rb_contains(ids, 17::int8)) AS actual,
-       plan_rows('SELECT doc FROM posting WHERE rb_contains(ids, 17::int8)')
-           = plan_rows('SELECT doc FROM posting WHERE ids @> 17::int8') AS as_the_operator;
+SELECT (SELECT count(*) FROM documents WHERE rb_contains(ids, 17::int8)) AS actual,
+       plan_rows('SELECT doc FROM documents WHERE rb_contains(ids, 17::int8)')
+           = plan_rows('SELECT doc FROM documents WHERE ids @> 17::int8') AS as_the_operator;
 
-DROP TABLE events, audiences, posting;
+DROP TABLE events, audiences, documents;
 DROP FUNCTION plan_rows(text), plan_nodes(text, text), same_rows(text), same_answer(text);
