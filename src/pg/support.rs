@@ -226,11 +226,15 @@ pub enum IndexClause {
     Operator(u16),
     /// `indexed = ANY(rb_to_array(other))`, exact.
     Int8AnyOf,
+    /// `indexed >= min AND indexed <= max`, lossy (the call is rechecked).
+    Int8Range(i64, i64),
 }
 
 const GIN_AM_OID: u32 = 2742;
 const BTREE_AM_OID: u32 = 403;
+const BT_LESS_EQUAL_STRATEGY: i16 = 2;
 const BT_EQUAL_STRATEGY: i16 = 3;
+const BT_GREATER_EQUAL_STRATEGY: i16 = 4;
 const INT8_ARRAY_OID: u32 = 1016;
 
 impl SupportRequest<'_> {
@@ -238,14 +242,15 @@ impl SupportRequest<'_> {
     /// request on a restriction, `selectivity` of its arguments; to an index
     /// condition request, the clause `index` gives for the indexed argument, when
     /// the other argument holds nothing of the indexed table and nothing volatile;
-    /// to a cost request, the largest `cost` (in `cpu_operator_cost` units) of the
+    /// `index` also gets the other argument's value when the planner knows it (a
+    /// constant, a custom plan's parameter); to a cost request, the largest `cost` (in `cpu_operator_cost` units) of the
     /// statistics of its `roaring64` arguments that are not constants. None
     /// otherwise (a join's selectivity, arguments without statistics, another
     /// request).
     pub fn operator_support(
         self,
         selectivity: impl FnOnce(Restriction<'_>) -> f64,
-        index: impl FnOnce(IndexedArg) -> Option<IndexClause>,
+        index: impl FnOnce(IndexedArg, Option<Value<'_>>) -> Option<IndexClause>,
         cost: impl Fn(&ColumnStats) -> Option<f64>,
     ) -> Expr {
         // SAFETY: the planner passes a valid request node, whose tag is checked
@@ -323,7 +328,7 @@ unsafe fn call_args(call: *mut pg_sys::Node) -> Vec<*mut pg_sys::Node> {
 /// `req` is the planner's index condition request.
 unsafe fn index_condition(
     req: *mut pg_sys::SupportRequestIndexCondition,
-    rule: impl FnOnce(IndexedArg) -> Option<IndexClause>,
+    rule: impl FnOnce(IndexedArg, Option<Value<'_>>) -> Option<IndexClause>,
 ) -> Option<*mut pg_sys::List> {
     // SAFETY: the request's nodes are the planner's; each is checked for its tag
     // before it is read as that node, and every new node is palloc'd in the
@@ -355,7 +360,15 @@ unsafe fn index_condition(
             (BTREE_AM_OID, true) => IndexedArg::Int8(at),
             _ => return None,
         };
-        let clause: *mut pg_sys::Node = match rule(target)? {
+        let known = pg_sys::estimate_expression_value((*req).root, other);
+        let known = (!known.is_null()
+            && (*known).type_ == pg_sys::NodeTag::T_Const
+            && !(*(known as *mut pg_sys::Const)).constisnull
+            && other_type != pg_sys::INT8OID)
+            .then(|| Value::from_datum((*(known as *mut pg_sys::Const)).constvalue));
+        let mut lossy = false;
+        let mut clauses = pgrx::PgList::<pg_sys::Node>::new();
+        match rule(target, known)? {
             IndexClause::Operator(strategy) => {
                 let opno = pg_sys::get_opfamily_member(
                     (*req).opfamily,
@@ -366,16 +379,18 @@ unsafe fn index_condition(
                 if opno == pg_sys::InvalidOid {
                     return None;
                 }
-                pg_sys::make_opclause(
-                    opno,
-                    pg_sys::BOOLOID,
-                    false,
-                    indexed.cast(),
-                    other.cast(),
-                    pg_sys::InvalidOid,
-                    pg_sys::InvalidOid,
-                )
-                .cast()
+                clauses.push(
+                    pg_sys::make_opclause(
+                        opno,
+                        pg_sys::BOOLOID,
+                        false,
+                        indexed.cast(),
+                        other.cast(),
+                        pg_sys::InvalidOid,
+                        pg_sys::InvalidOid,
+                    )
+                    .cast(),
+                );
             }
             IndexClause::Int8AnyOf => {
                 let opno = pg_sys::get_opfamily_member(
@@ -410,13 +425,49 @@ unsafe fn index_condition(
                 both.push(array.cast());
                 (*any).args = both.into_pg();
                 (*any).location = -1;
-                any.cast()
+                clauses.push(any.cast());
             }
-        };
-        (*req).lossy = false;
-        let mut list = pgrx::PgList::<pg_sys::Node>::new();
-        list.push(clause);
-        Some(list.into_pg())
+            IndexClause::Int8Range(min, max) => {
+                for (strategy, bound) in [
+                    (BT_GREATER_EQUAL_STRATEGY, min),
+                    (BT_LESS_EQUAL_STRATEGY, max),
+                ] {
+                    let opno = pg_sys::get_opfamily_member(
+                        (*req).opfamily,
+                        pg_sys::INT8OID,
+                        pg_sys::INT8OID,
+                        strategy,
+                    );
+                    if opno == pg_sys::InvalidOid {
+                        return None;
+                    }
+                    let bound = pg_sys::makeConst(
+                        pg_sys::INT8OID,
+                        -1,
+                        pg_sys::InvalidOid,
+                        8,
+                        pg_sys::Datum::from(bound),
+                        false,
+                        true,
+                    );
+                    clauses.push(
+                        pg_sys::make_opclause(
+                            opno,
+                            pg_sys::BOOLOID,
+                            false,
+                            indexed.cast(),
+                            bound.cast(),
+                            pg_sys::InvalidOid,
+                            pg_sys::InvalidOid,
+                        )
+                        .cast(),
+                    );
+                }
+                lossy = true;
+            }
+        }
+        (*req).lossy = lossy;
+        Some(clauses.into_pg())
     }
 }
 

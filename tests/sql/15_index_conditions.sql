@@ -55,6 +55,12 @@ SELECT same_rows($$SELECT payload FROM events WHERE id <@ '{5,77,40000}'$$) AS t
        same_rows($$SELECT payload FROM events WHERE id <@ '{-9223372036854775808,-1,0,65536,4294967296,9223372036854775807}'$$) AS edges,
        same_rows($$SELECT payload FROM events WHERE id <@ rb_from_range(49990, 50010)$$) AS a_range,
        same_rows($$SELECT payload FROM events WHERE NOT (id <@ '{1,2}')$$) AS negated;
+-- A set of over 10,000 ids that the planner knows searches the index by its range
+-- (the planner would cost its elements as ten searches), rows rechecked.
+SELECT plan_nodes($$SELECT * FROM events WHERE id <@ rb_from_range(48000, 61000)$$) AS large_narrow_set,
+       same_rows($$SELECT payload FROM events WHERE id <@ rb_from_range(48000, 61000)$$) AS large_narrow_rows,
+       same_rows($$SELECT payload FROM events WHERE rb_from_range(48000, 61000) @> id$$) AS other_spelling,
+       same_rows($$SELECT payload FROM events WHERE id <@ rb_or(rb_from_range(-5, 12000), '{9223372036854775807}')$$) AS with_edges;
 -- A set holding most ids: a scan of the table.
 SELECT plan_nodes($$SELECT * FROM events WHERE id <@ rb_from_range(0, 45000)$$) AS broad;
 

@@ -37,6 +37,9 @@ pub struct Record {
     pub p99_ms: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// The planner's row estimate, against `rows` returned.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub estimate: Option<f64>,
 }
 
 impl Record {
@@ -55,6 +58,7 @@ impl Record {
             tps: None,
             p99_ms: None,
             note: None,
+            estimate: None,
         }
     }
 
@@ -98,6 +102,13 @@ impl Record {
     pub fn rows(mut self, rows: u64) -> Record {
         self.rows = Some(rows);
         self
+    }
+
+    /// How far the row estimate is from the rows returned: the larger of the two
+    /// over the smaller (an empty result counts as one row).
+    pub fn q_error(&self) -> Option<f64> {
+        let (e, a) = (self.estimate?.max(1.0), self.rows?.max(1) as f64);
+        Some((e / a).max(a / e))
     }
 }
 

@@ -2,8 +2,9 @@
 //! workload with ratios, a summary per group, and an SVG chart of the summary.
 //!
 //! A ratio compares another system with roaring64 so that above 1 means roaring64
-//! is better: its time over roaring64's, its bytes over roaring64's, or roaring64's
-//! transactions per second over its own.
+//! is better: its time over roaring64's, its bytes over roaring64's, roaring64's
+//! transactions per second over its own, or its row estimate's q-error over
+//! roaring64's.
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -27,10 +28,13 @@ enum Kind {
     Time,
     Bytes,
     Tps,
+    Estimate,
 }
 
 fn kind(r: &Record) -> Kind {
-    if r.tps.is_some() {
+    if r.estimate.is_some() {
+        Kind::Estimate
+    } else if r.tps.is_some() {
         Kind::Tps
     } else if r.median_ms.is_some() || r.min_ms.is_some() {
         Kind::Time
@@ -49,6 +53,7 @@ fn ratio(reference: &Record, other: &Record) -> Option<f64> {
         }
         Kind::Bytes => Some(other.bytes? as f64 / reference.bytes? as f64),
         Kind::Tps => Some(reference.tps? / other.tps?),
+        Kind::Estimate => Some(other.q_error()? / reference.q_error()?),
     }
 }
 
@@ -76,6 +81,12 @@ fn value(r: &Record) -> String {
             s
         }
         Kind::Bytes => bytes(r.bytes.unwrap_or(0)),
+        Kind::Estimate => format!(
+            "{:.0} rows for {} (q-error {:.2})",
+            r.estimate.unwrap_or(0.0),
+            r.rows.unwrap_or(0),
+            r.q_error().unwrap_or(f64::NAN)
+        ),
         Kind::Tps => format!(
             "{:.0} tps, p50 {:.2} ms, p99 {:.2} ms",
             r.tps.unwrap_or(0.0),
@@ -266,9 +277,10 @@ pub fn tables(
     );
     let _ = writeln!(
         out,
-        "Ratios: the other system's time (or bytes) over roaring64's, or roaring64's \
-         TPS over its own: above 1 means roaring64 is faster or smaller. The summary \
-         leaves out cells where roaring64 takes under {MIN_MS} ms.\n"
+        "Ratios: the other system's time (or bytes) over roaring64's, roaring64's \
+         TPS over its own, or its row estimate's q-error over roaring64's: above 1 \
+         means roaring64 is faster, smaller or better estimated. The summary leaves \
+         out cells where roaring64 takes under {MIN_MS} ms.\n"
     );
     let _ = writeln!(out, "### Summary\n");
     let _ = writeln!(

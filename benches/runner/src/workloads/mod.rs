@@ -9,6 +9,7 @@ mod group_by;
 mod ingest;
 mod many;
 mod pgbench;
+mod planner;
 mod point_reads;
 mod storage;
 
@@ -24,6 +25,7 @@ pub const GROUPS: &[&str] = &[
     "point_reads",
     "group_by",
     "gin",
+    "planner",
     "storage",
     "ingest",
     "follow_graph",
@@ -50,6 +52,7 @@ pub fn plan(cfg: &Config) -> Vec<Step> {
     steps.extend(point_reads::steps(cfg));
     steps.extend(group_by::steps(cfg));
     steps.extend(gin::steps(cfg));
+    steps.extend(planner::steps(cfg));
     steps.extend(storage::steps(cfg));
     steps.extend(ingest::steps(cfg));
     steps.extend(follow::steps(cfg));
