@@ -243,14 +243,15 @@ impl SupportRequest<'_> {
     /// condition request, the clause `index` gives for the indexed argument, when
     /// the other argument holds nothing of the indexed table and nothing volatile;
     /// `index` also gets the other argument's value when the planner knows it (a
-    /// constant, a custom plan's parameter); to a cost request, the largest `cost` (in `cpu_operator_cost` units) of the
+    /// constant, a custom plan's parameter) and the indexed table's row count; to a
+    /// cost request, the largest `cost` (in `cpu_operator_cost` units) of the
     /// statistics of its `roaring64` arguments that are not constants. None
     /// otherwise (a join's selectivity, arguments without statistics, another
     /// request).
     pub fn operator_support(
         self,
         selectivity: impl FnOnce(Restriction<'_>) -> f64,
-        index: impl FnOnce(IndexedArg, Option<Value<'_>>) -> Option<IndexClause>,
+        index: impl FnOnce(IndexedArg, Option<Value<'_>>, f64) -> Option<IndexClause>,
         cost: impl Fn(&ColumnStats) -> Option<f64>,
     ) -> Expr {
         // SAFETY: the planner passes a valid request node, whose tag is checked
@@ -328,7 +329,7 @@ unsafe fn call_args(call: *mut pg_sys::Node) -> Vec<*mut pg_sys::Node> {
 /// `req` is the planner's index condition request.
 unsafe fn index_condition(
     req: *mut pg_sys::SupportRequestIndexCondition,
-    rule: impl FnOnce(IndexedArg, Option<Value<'_>>) -> Option<IndexClause>,
+    rule: impl FnOnce(IndexedArg, Option<Value<'_>>, f64) -> Option<IndexClause>,
 ) -> Option<*mut pg_sys::List> {
     // SAFETY: the request's nodes are the planner's; each is checked for its tag
     // before it is read as that node, and every new node is palloc'd in the
@@ -368,7 +369,7 @@ unsafe fn index_condition(
             .then(|| Value::from_datum((*(known as *mut pg_sys::Const)).constvalue));
         let mut lossy = false;
         let mut clauses = pgrx::PgList::<pg_sys::Node>::new();
-        match rule(target, known)? {
+        match rule(target, known, (*rel).tuples)? {
             IndexClause::Operator(strategy) => {
                 let opno = pg_sys::get_opfamily_member(
                     (*req).opfamily,
@@ -379,18 +380,7 @@ unsafe fn index_condition(
                 if opno == pg_sys::InvalidOid {
                     return None;
                 }
-                clauses.push(
-                    pg_sys::make_opclause(
-                        opno,
-                        pg_sys::BOOLOID,
-                        false,
-                        indexed.cast(),
-                        other.cast(),
-                        pg_sys::InvalidOid,
-                        pg_sys::InvalidOid,
-                    )
-                    .cast(),
-                );
+                clauses.push(opclause(opno, indexed, other));
             }
             IndexClause::Int8AnyOf => {
                 let opno = pg_sys::get_opfamily_member(
@@ -450,24 +440,38 @@ unsafe fn index_condition(
                         false,
                         true,
                     );
-                    clauses.push(
-                        pg_sys::make_opclause(
-                            opno,
-                            pg_sys::BOOLOID,
-                            false,
-                            indexed.cast(),
-                            bound.cast(),
-                            pg_sys::InvalidOid,
-                            pg_sys::InvalidOid,
-                        )
-                        .cast(),
-                    );
+                    clauses.push(opclause(opno, indexed, bound.cast()));
                 }
                 lossy = true;
             }
         }
         (*req).lossy = lossy;
         Some(clauses.into_pg())
+    }
+}
+
+/// `left OP right`, a boolean operator clause.
+///
+/// # Safety
+/// `opno` is a boolean operator of the two expressions' types, both nodes of the
+/// current planning.
+unsafe fn opclause(
+    opno: pg_sys::Oid,
+    left: *mut pg_sys::Node,
+    right: *mut pg_sys::Node,
+) -> *mut pg_sys::Node {
+    // SAFETY: the caller's contract; make_opclause pallocs the new node.
+    unsafe {
+        pg_sys::make_opclause(
+            opno,
+            pg_sys::BOOLOID,
+            false,
+            left.cast(),
+            right.cast(),
+            pg_sys::InvalidOid,
+            pg_sys::InvalidOid,
+        )
+        .cast()
     }
 }
 
