@@ -65,6 +65,12 @@ CREATE FUNCTION roaring64_contained_sel(internal, oid, internal, int4) RETURNS f
     AS 'MODULE_PATHNAME', 'roaring64_contained_sel_wrapper' LANGUAGE C STRICT STABLE PARALLEL SAFE;
 CREATE FUNCTION roaring64_overlap_sel(internal, oid, internal, int4) RETURNS float8
     AS 'MODULE_PATHNAME', 'roaring64_overlap_sel_wrapper' LANGUAGE C STRICT STABLE PARALLEL SAFE;
+-- Joins of an int8 column with a set column (o.user_id <@ a.members): the set
+-- column's average size over the int8 column's distinct values.
+CREATE FUNCTION roaring64_contains_joinsel(internal, oid, internal, int2, internal) RETURNS float8
+    AS 'MODULE_PATHNAME', 'roaring64_contains_joinsel_wrapper' LANGUAGE C STRICT STABLE PARALLEL SAFE;
+CREATE FUNCTION roaring64_contained_joinsel(internal, oid, internal, int2, internal) RETURNS float8
+    AS 'MODULE_PATHNAME', 'roaring64_contained_joinsel_wrapper' LANGUAGE C STRICT STABLE PARALLEL SAFE;
 
 -- Planner support of the functions behind @>, <@ and &&: their function forms
 -- (rb_contains(col, 42)) are estimated as the operators are and use the same GIN
@@ -483,16 +489,16 @@ CREATE OPERATOR - (LEFTARG = roaring64, RIGHTARG = int8, FUNCTION = rb_remove);
 
 CREATE OPERATOR @> (
     LEFTARG = roaring64, RIGHTARG = roaring64, FUNCTION = rb_contains,
-    COMMUTATOR = <@, RESTRICT = roaring64_contains_sel, JOIN = contjoinsel);
+    COMMUTATOR = <@, RESTRICT = roaring64_contains_sel, JOIN = roaring64_contains_joinsel);
 CREATE OPERATOR <@ (
     LEFTARG = roaring64, RIGHTARG = roaring64, FUNCTION = roaring64_contained_by,
-    COMMUTATOR = @>, RESTRICT = roaring64_contained_sel, JOIN = contjoinsel);
+    COMMUTATOR = @>, RESTRICT = roaring64_contained_sel, JOIN = roaring64_contained_joinsel);
 CREATE OPERATOR @> (
     LEFTARG = roaring64, RIGHTARG = int8, FUNCTION = rb_contains,
-    COMMUTATOR = <@, RESTRICT = roaring64_contains_sel, JOIN = contjoinsel);
+    COMMUTATOR = <@, RESTRICT = roaring64_contains_sel, JOIN = roaring64_contains_joinsel);
 CREATE OPERATOR <@ (
     LEFTARG = int8, RIGHTARG = roaring64, FUNCTION = roaring64_int8_contained_by,
-    COMMUTATOR = @>, RESTRICT = roaring64_contained_sel, JOIN = contjoinsel);
+    COMMUTATOR = @>, RESTRICT = roaring64_contained_sel, JOIN = roaring64_contained_joinsel);
 CREATE OPERATOR && (
     LEFTARG = roaring64, RIGHTARG = roaring64, FUNCTION = rb_intersects,
     COMMUTATOR = &&, RESTRICT = roaring64_overlap_sel, JOIN = areajoinsel);

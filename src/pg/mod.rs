@@ -51,7 +51,7 @@ pub use gin::{search_mode, GinCheck, GinExtra, GinFlags, GinKeys, GinPlan, GinQu
 pub use multirange::{multirange_runs, Int8Multirange, MultirangeArg};
 pub use receive::ReceiveBuffer;
 pub use results::{palloc_cstring, Bytea, CStringOut, MaybeRoaring, RoaringOut};
-pub use selectivity::{ColumnStats, Operand, Restriction};
+pub use selectivity::{ColumnStats, JoinRestriction, Operand, Restriction};
 pub use srf::SetOf;
 pub use support::{Expr, IndexClause, IndexedArg, SupportRequest};
 pub use value::{stored_view, Value};

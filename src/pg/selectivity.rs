@@ -52,6 +52,67 @@ impl Restriction<'_> {
     }
 }
 
+/// The call of a join estimator: `(internal, oid, internal, int2, internal)`.
+pub struct JoinRestriction<'fcx> {
+    root: *mut pg_sys::PlannerInfo,
+    args: *mut pg_sys::List,
+    sjinfo: *mut pg_sys::SpecialJoinInfo,
+    _call: PhantomData<&'fcx ()>,
+}
+
+impl<'fcx> FromArg<'fcx> for JoinRestriction<'fcx> {
+    fn from_arg(arg: Arg<'fcx>) -> Self {
+        // SAFETY: a join estimator is called with its five arguments, of the types
+        // declared (`internal, oid, internal, int2, internal`).
+        let (args, sjinfo) = unsafe { (Arg::new(arg.call(), 2), Arg::new(arg.call(), 4)) };
+        JoinRestriction {
+            root: arg.strict_datum().cast_mut_ptr(),
+            args: args.strict_datum().cast_mut_ptr(),
+            sjinfo: sjinfo
+                .datum()
+                .map_or(core::ptr::null_mut(), |d| d.cast_mut_ptr()),
+            _call: PhantomData,
+        }
+    }
+}
+
+impl JoinRestriction<'_> {
+    /// The join clause's estimate by `estimate`, given the statistics of its left
+    /// and right arguments.
+    pub fn estimate(
+        self,
+        default: f64,
+        estimate: impl FnOnce(&ColumnStats, &ColumnStats) -> f64,
+    ) -> f64 {
+        // SAFETY: the planner's PlannerInfo, argument list and join info for this
+        // clause; both vardata are released after their statistics are copied out.
+        let sel = unsafe {
+            let mut left = pg_sys::VariableStatData::default();
+            let mut right = pg_sys::VariableStatData::default();
+            let mut reversed = false;
+            pg_sys::get_join_variables(
+                self.root,
+                self.args,
+                self.sjinfo,
+                &mut left,
+                &mut right,
+                &mut reversed,
+            );
+            let (l, r) = (column_stats(&mut left), column_stats(&mut right));
+            release(&mut left);
+            release(&mut right);
+            // `reversed` tells which side of the join each is from; the first is
+            // the operator's left argument either way.
+            estimate(&l, &r)
+        };
+        if sel.is_nan() {
+            default
+        } else {
+            sel.clamp(0.0, 1.0)
+        }
+    }
+}
+
 /// The side of the clause that is not the column, as the planner knows it.
 pub enum Operand<'a> {
     /// A `roaring64` constant (or a parameter a custom plan knows).

@@ -18,7 +18,10 @@ use sroar_pg_macros::sql_fn;
 
 use super::cost;
 use crate::int8::to_u64;
-use crate::pg::{ColumnStats, Expr, IndexClause, IndexedArg, Operand, Restriction, SupportRequest};
+use crate::pg::{
+    ColumnStats, Expr, IndexClause, IndexedArg, JoinRestriction, Operand, Restriction,
+    SupportRequest,
+};
 use crate::read::{plan_time_header, plan_time_view};
 
 /// Where the other side is only known at run time, or nothing is known of the
@@ -28,6 +31,8 @@ const DEFAULT_CONTAIN: f64 = 0.005;
 const DEFAULT_OVERLAP: f64 = 0.005;
 /// Without element statistics, the frequency taken for an element.
 const DEFAULT_ELEMENT_FREQ: f64 = 0.005;
+/// A join of two set columns, or of columns without statistics: `contjoinsel`'s.
+const DEFAULT_JOIN: f64 = 0.001;
 
 /// The clause, once the column side and the operator's direction are known.
 enum Clause<'a> {
@@ -57,6 +62,32 @@ fn roaring64_contained_sel(req: Restriction) -> f64 {
 #[sql_fn]
 fn roaring64_overlap_sel(req: Restriction) -> f64 {
     overlaps(req)
+}
+
+/// `@>` between the rows of two tables. An int8 column against a set column:
+/// a pair matches when the id is among the set's, `average size / distinct ids`
+/// (with their statistics); two sets: `contjoinsel`'s constant.
+#[sql_fn]
+fn roaring64_contains_joinsel(req: JoinRestriction) -> f64 {
+    req.estimate(DEFAULT_JOIN, |left, right| id_in_set_join(right, left))
+}
+
+/// `<@` between the rows of two tables (see `roaring64_contains_joinsel`).
+#[sql_fn]
+fn roaring64_contained_joinsel(req: JoinRestriction) -> f64 {
+    req.estimate(DEFAULT_JOIN, id_in_set_join)
+}
+
+/// `id <@ set` for a pair of rows, `id` an int8 column and `set` a roaring64 one.
+fn id_in_set_join(id: &ColumnStats, set: &ColumnStats) -> f64 {
+    if !id.is_int8 || set.is_int8 {
+        return DEFAULT_JOIN;
+    }
+    let Some(&average) = set.count_histogram.last() else {
+        return DEFAULT_JOIN;
+    };
+    let per_id = (1.0 - id.null_frac) / id.n_distinct.max(1.0);
+    (f64::from(average) * per_id * (1.0 - set.null_frac)).min(1.0)
 }
 
 fn contains(req: Restriction) -> f64 {
