@@ -5,8 +5,9 @@
 //! A set of up to [`ELEMENTS_PER_SET`] elements is read whole; a larger one through
 //! [`WINDOWS`] windows of consecutive containers spread over it (systematic
 //! sampling from a random start), at least [`MIN_CONTAINERS`] of them and about
-//! [`ELEMENTS_PER_SET`] elements together (a large container is thinned to every
-//! k-th element), each element counted with the weight of what it stands for. A
+//! [`ELEMENTS_PER_SET`] elements together (a large container is thinned to the
+//! elements whose hash is 0 modulo k, the same in every row), each element counted
+//! with the weight of the containers it stands for. A
 //! large set out of line is read in TOAST slices: its header, then four reads per
 //! window, never the whole value. The set sizes come from the headers, exactly.
 //!
@@ -52,6 +53,8 @@ struct Counts {
     /// The largest weight dropped by a pruning: an element counted after it may
     /// have been seen before, up to this much.
     dropped: f64,
+    /// Whether some set was read in part (windows, thinning).
+    partial: bool,
 }
 
 impl Counts {
@@ -93,6 +96,7 @@ fn element_stats(sample: &ColumnSample<'_>) -> Option<ElementStats> {
         seen: HashMap::new(),
         cap: MAX_TRACKED.max(keep * 100),
         dropped: 0.0,
+        partial: false,
     };
     let mut sizes = Vec::with_capacity(sample.len());
     let mut buf = Vec::new();
@@ -146,7 +150,10 @@ fn element_stats(sample: &ColumnSample<'_>) -> Option<ElementStats> {
             others += 1.0;
         }
     }
-    if once > 0.0 && counts.dropped == 0.0 {
+    // Chao1 and Good-Turing hold for a sample of whole rows: where sets were read in
+    // part, sightings follow the windows and the thinning instead (20 copies of one
+    // dense range gave 144 elements seen once and none twice).
+    if once > 0.0 && counts.dropped == 0.0 && !counts.partial {
         let unseen = once * once / (2.0 * twice.max(1.0));
         // Their mass: f1 of all sightings, in row frequency f1 / rows.
         let unseen_freq = once / rows / unseen;
@@ -156,10 +163,13 @@ fn element_stats(sample: &ColumnSample<'_>) -> Option<ElementStats> {
         }
     }
     let rest_freq = if others == 0.0 {
-        0.0
+        // Every element seen is listed: those thinned away, or never sampled, are
+        // taken at half the least listed frequency, as arraycontsel does.
+        ranked.iter().map(|e| e.1).fold(f64::INFINITY, f64::min) / rows / 2.0
     } else {
-        (log_sum / others).exp().min(1.0) as f32
-    };
+        (log_sum / others).exp()
+    }
+    .min(1.0) as f32;
     let mut elements: Vec<(i64, f32)> = ranked
         .iter()
         .map(|&(e, w)| (crate::int8::to_i64(e), (w / rows).min(1.0) as f32))
@@ -185,6 +195,11 @@ fn element_stats(sample: &ColumnSample<'_>) -> Option<ElementStats> {
         extra_numbers: numbers_tail,
         count_histogram,
     })
+}
+
+/// A hash of an element whose low bits choose the elements kept by thinning.
+fn thinning_hash(e: u64) -> u64 {
+    (e ^ (e >> 31)).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32
 }
 
 /// Counts a sample of the set's elements (read into `buf`); returns the set's size,
@@ -224,6 +239,7 @@ fn count_sample(
     } else {
         n as f64 / (WINDOWS * per_window) as f64
     };
+    counts.partial |= !all || card > ELEMENTS_PER_SET;
     buf.clear();
     let read = if value.byte_len() <= READ_WHOLE_UP_TO {
         let bytes = value.bytes();
@@ -236,19 +252,23 @@ fn count_sample(
         Partial::new(|at, len| value.slice(at, len)).container_values(picks, buf)
     };
     read.ok()?;
-    // A container of many elements (up to 65,536) is thinned to every k-th from a
-    // random start, each then counted k times.
+    // A container of many elements (up to 65,536) is thinned to the elements whose
+    // hash is 0 modulo k (a power of two): the same elements in every row, so that an
+    // element common to many large sets is seen in each of them and counted as any
+    // other (a random k-th per row saw each element once: 20 copies of one dense
+    // range listed nothing, and `@> x` was planned for 1 row of 20). Elements thinned
+    // away are estimated as the unlisted ones.
     let cap = (ELEMENTS_PER_SET as usize / MIN_CONTAINERS).max(1);
     for container in buf.chunk_by(|a, b| a >> 16 == b >> 16) {
-        let k = container.len().div_ceil(cap);
+        let k = container.len().div_ceil(cap).next_power_of_two() as u64;
         if k <= 1 || card <= ELEMENTS_PER_SET {
             counts.add(container.iter().copied(), weight);
         } else {
-            let start = (random >> 20) as usize % k;
-            counts.add(
-                container[start..].iter().copied().step_by(k),
-                weight * k as f64,
-            );
+            let kept = container
+                .iter()
+                .copied()
+                .filter(|&e| thinning_hash(e) & (k - 1) == 0);
+            counts.add(kept, weight);
         }
     }
     Some(card)
