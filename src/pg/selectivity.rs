@@ -201,7 +201,8 @@ unsafe fn operand<'a>(root: *mut pg_sys::PlannerInfo, other: *mut pg_sys::Node) 
         let c = node as *mut pg_sys::Const;
         if (*c).constisnull {
             Operand::Null
-        } else if (*c).consttype == pg_sys::INT8OID {
+        } else if (*c).consttype == pg_sys::INT8OID || (*c).constbyval {
+            // By value: an int8 (or a domain over it), never a roaring64 varlena.
             Operand::Element((*c).constvalue.value() as i64)
         } else {
             Operand::Set(Value::from_datum((*c).constvalue))

@@ -365,6 +365,7 @@ unsafe fn index_condition(
         let known = (!known.is_null()
             && (*known).type_ == pg_sys::NodeTag::T_Const
             && !(*(known as *mut pg_sys::Const)).constisnull
+            && !(*(known as *mut pg_sys::Const)).constbyval
             && other_type != pg_sys::INT8OID)
             .then(|| Value::from_datum((*(known as *mut pg_sys::Const)).constvalue));
         let mut lossy = false;
