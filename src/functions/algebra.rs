@@ -2,7 +2,7 @@
 //! and the predicates behind @>, <@ and &&. Pairs far apart are answered from their
 //! two headers where `crate::read` finds that cheaper.
 
-use sroar::Writer;
+use sroar::{Splice, Writer};
 use sroar_pg_macros::sql_fn;
 
 use crate::functions::one_set;
@@ -21,7 +21,7 @@ fn rb_and(a: Stored, b: Stored) -> RoaringOut {
 #[sql_fn]
 fn rb_or(a: Stored, b: Stored) -> RoaringOut {
     let (a, b) = pair(&a, &b);
-    Writer::or(a, b).into()
+    Splice::or(a, b).into()
 }
 
 #[sql_fn]
@@ -33,7 +33,7 @@ fn rb_xor(a: Stored, b: Stored) -> RoaringOut {
 #[sql_fn]
 fn rb_andnot(a: Stored, b: Stored) -> RoaringOut {
     let (a, b) = pair(&a, &b);
-    Writer::andnot(a, b).into()
+    Splice::andnot(a, b).into()
 }
 
 #[sql_fn]

@@ -20,27 +20,27 @@ fn u64s(values: Array<i64>) -> Vec<u64> {
 
 #[sql_fn]
 fn rb_add(r: Stored, x: i64) -> RoaringOut {
-    r.view().insert(int8::to_u64(x)).into()
+    r.view().with_inserted(&[int8::to_u64(x)]).into()
 }
 
 #[sql_fn]
 fn rb_add_int8_first(x: i64, r: Stored) -> RoaringOut {
-    r.view().insert(int8::to_u64(x)).into()
+    r.view().with_inserted(&[int8::to_u64(x)]).into()
 }
 
 #[sql_fn]
 fn rb_add_many(r: Stored, values: Array<i64>) -> RoaringOut {
-    r.view().insert_many(&u64s(values)).into()
+    r.view().with_inserted(&u64s(values)).into()
 }
 
 #[sql_fn]
 fn rb_remove(r: Stored, x: i64) -> RoaringOut {
-    r.view().remove(int8::to_u64(x)).into()
+    r.view().with_removed(&[int8::to_u64(x)]).into()
 }
 
 #[sql_fn]
 fn rb_remove_many(r: Stored, values: Array<i64>) -> RoaringOut {
-    r.view().remove_many(&u64s(values)).into()
+    r.view().with_removed(&u64s(values)).into()
 }
 
 /// The rows of one rb_iterate call still to return: values decoded a batch at a

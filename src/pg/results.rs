@@ -8,7 +8,7 @@
 
 use pgrx::pg_sys;
 use pgrx::varlena::set_varsize_4b;
-use sroar::{Encode, Writer};
+use sroar::{Encode, Splice, Writer};
 
 use super::entry::{Call, IntoRet};
 use crate::errors::{self, MAX_VALUE_BYTES};
@@ -52,6 +52,14 @@ impl From<sroar::Roaring> for RoaringOut {
 impl From<Vec<u8>> for RoaringOut {
     fn from(b: Vec<u8>) -> Self {
         RoaringOut::Bytes(b)
+    }
+}
+
+/// A result spliced from an input: written now, while the input it copies from is
+/// still borrowed.
+impl From<Splice<'_>> for RoaringOut {
+    fn from(mut s: Splice<'_>) -> Self {
+        RoaringOut::Datum(palloc_value(&mut s))
     }
 }
 

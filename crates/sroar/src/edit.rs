@@ -2,64 +2,87 @@
 //!
 //! Containers that an edit does not touch are copied verbatim.
 
-use crate::container::bitmap::WORDS;
+use crate::container::bitmap::{BITMAP_BYTES, WORDS};
+use crate::ops::seek;
 use crate::owned::Roaring;
 use crate::view::RoaringView;
-use crate::writer::{CapacityError, Writer};
+use crate::writer::{CapacityError, Splice};
 
-impl RoaringView<'_> {
+impl<'a> RoaringView<'a> {
     /// The buffer of this set with `x` added.
     pub fn insert(&self, x: u64) -> Result<Roaring, CapacityError> {
-        if self.contains(x) {
-            return Ok(self.to_roaring());
-        }
-        self.edit_sorted(&[x], true)
+        self.with_inserted(&[x]).into_roaring()
     }
 
     /// The buffer of this set with `x` removed.
     pub fn remove(&self, x: u64) -> Result<Roaring, CapacityError> {
-        if !self.contains(x) {
-            return Ok(self.to_roaring());
-        }
-        self.edit_sorted(&[x], false)
+        self.with_removed(&[x]).into_roaring()
     }
 
     /// The buffer of this set with every value of `values` (any order) added.
     pub fn insert_many(&self, values: &[u64]) -> Result<Roaring, CapacityError> {
-        self.edit_sorted(&sorted_copy(values), true)
+        self.with_inserted(values).into_roaring()
     }
 
     /// The buffer of this set with every value of `values` (any order) removed.
     pub fn remove_many(&self, values: &[u64]) -> Result<Roaring, CapacityError> {
+        self.with_removed(values).into_roaring()
+    }
+
+    /// This set with every value of `values` (any order) added, unwritten: the
+    /// containers no value falls in are copied once, as they are, when the result
+    /// is written ([`Encode`](crate::Encode)).
+    ///
+    /// ```
+    /// use sroar::{Encode, Roaring};
+    ///
+    /// let base = Roaring::from_sorted(&[1, 2, 1 << 20]).unwrap();
+    /// let mut edit = base.view().with_inserted(&[3, 1]);
+    /// let mut out = vec![0; edit.encoded_len().unwrap()];
+    /// edit.write_into(&mut out).unwrap();
+    /// assert_eq!(out, Roaring::from_sorted(&[1, 2, 3, 1 << 20]).unwrap());
+    /// ```
+    pub fn with_inserted(&self, values: &[u64]) -> Splice<'a> {
+        self.edit_sorted(&sorted_copy(values), true)
+    }
+
+    /// This set with every value of `values` (any order) removed, unwritten, as
+    /// [`RoaringView::with_inserted`].
+    pub fn with_removed(&self, values: &[u64]) -> Splice<'a> {
         self.edit_sorted(&sorted_copy(values), false)
     }
 
     /// Merges the strictly ascending `values` into (or out of) the set, one
-    /// container at a time.
-    fn edit_sorted(&self, values: &[u64], insert: bool) -> Result<Roaring, CapacityError> {
-        let n = self.container_count();
-        let mut w = Writer::with_capacity(n + 1, self.as_bytes().len() + 2 * values.len());
+    /// container at a time; a container that would not change is kept.
+    fn edit_sorted(&self, values: &[u64], insert: bool) -> Splice<'a> {
+        let mut sp = Splice::new(*self);
+        let dir = self.directory();
+        let groups = values.chunk_by(|a, b| a >> 16 == b >> 16).count();
+        sp.reserve(self.payload_len().min(groups * BITMAP_BYTES) + 2 * values.len());
         let mut scratch = [0u64; WORDS];
         let (mut i, mut j) = (0, 0);
-        while i < n || j < values.len() {
-            let kc = if i < n { self.key(i) } else { u64::MAX };
-            let kv = values.get(j).map_or(u64::MAX, |v| v >> 16);
-            if kc < kv {
-                let (key, c) = self.container(i);
-                w.push_container(key, c);
-                i += 1;
-                continue;
-            }
-            let group_end = j + values[j..].partition_point(|v| v >> 16 == kv);
+        while j < values.len() {
+            let key = values[j] >> 16;
+            let group_end = j + values[j..].partition_point(|v| v >> 16 == key);
             let group = &values[j..group_end];
             j = group_end;
-            if kc > kv && !insert {
+            i = seek(&dir, i, key);
+            let present = i < dir.len() && dir.key(i) == key;
+            if !present && !insert {
                 continue;
             }
-            scratch.fill(0);
-            if kc == kv {
-                self.container(i).1.or_into(&mut scratch);
+            if present {
+                let c = self.container_at(&dir, i);
+                if group.iter().all(|&v| c.contains(v as u16) == insert) {
+                    continue;
+                }
+                sp.replace(i);
+                scratch.fill(0);
+                c.or_into(&mut scratch);
                 i += 1;
+            } else {
+                sp.keep_to(i);
+                scratch.fill(0);
             }
             for &v in group {
                 let (word, bit) = (usize::from(v as u16 >> 6), v & 63);
@@ -69,9 +92,9 @@ impl RoaringView<'_> {
                     scratch[word] &= !(1 << bit);
                 }
             }
-            w.push_bitmap(kv, &scratch);
+            sp.writer().push_bitmap(key, &scratch);
         }
-        w.into_roaring()
+        sp.finish()
     }
 }
 

@@ -24,7 +24,7 @@
 //! |---|---|
 //! | reading a buffer in place | [`RoaringView`]: queries, set algebra (`and`, `or_len`, `is_subset`, `&`, `|`, `^`, `-`, ...), edits that return a new set; [`Iter`], [`Runs`], [`Container`], [`Stats`] |
 //! | an owned, validated set | [`Roaring`]: every producing operation returns one; `FromIterator`, `Extend`, serde with the `serde` feature |
-//! | writing into the caller's memory | [`Writer`] and [`SortedValues`], sized and written through [`Encode`]; [`SetOp`] gives a writer of any operation |
+//! | writing into the caller's memory | [`Writer`] and [`SortedValues`], sized and written through [`Encode`]; [`SetOp`] gives a writer of any operation; [`Splice`], for edits and unions with a small set, copies the untouched containers of the large input once ([`RoaringView::with_inserted`], [`Splice::or`]) |
 //! | streaming (aggregates) | [`Accumulator`] of a [`SetOp`] |
 //! | a few byte ranges of a stored value (TOAST slices) | [`Header::from_prefix`], [`Partial`] |
 //! | the standard portable formats | [`PortableFormat`]: [`Roaring::from_portable`], [`Writer::from_portable`], [`RoaringView::to_portable`]; [`looks_like_portable`] |
@@ -77,7 +77,7 @@ pub use signed::{to_signed, to_signed_bits, to_stored};
 pub use sorted::SortedValues;
 pub use stats::{KindStats, Stats};
 pub use view::RoaringView;
-pub use writer::{CapacityError, Writer};
+pub use writer::{CapacityError, Splice, Writer};
 
 /// SIMD tiers: the kernels run in one tier chosen at run time (`scalar`, `neon`,
 /// `avx2`, `avx512`); `SROAR_SIMD=<tier>` or [`simd::set_tier`] forces one.

@@ -8,7 +8,7 @@ use sroar::{
     looks_like_portable, set_interrupt_hook, simd, to_signed, to_signed_bits, to_stored,
     version_of, Accumulator, ArrayView, BitmapView, CapacityError, Container, Encode, FormatError,
     Header, Iter, Kind, KindStats, Partial, PartialReadError, PortableError, PortableFormat,
-    Roaring, RoaringView, RunView, Runs, SetOp, SortedValues, Stats, Writer, ARRAY_MAX,
+    Roaring, RoaringView, RunView, Runs, SetOp, SortedValues, Splice, Stats, Writer, ARRAY_MAX,
     FORMAT_VERSION, HEADER_MAX_LEN, MAGIC,
 };
 
@@ -117,6 +117,22 @@ fn algebra_through_methods_operators_and_writers() {
 
     let mut w: Writer = Writer::or(va, vb);
     assert_eq!(write(&mut w), model(&ma | &mb));
+    let mut spliced: Splice<'_> = Splice::or(va, vb);
+    assert_eq!(write(&mut spliced), model(&ma | &mb));
+    assert_eq!(write(&mut Splice::andnot(va, vb)), model(&ma - &mb));
+    let mut grown = ma.clone();
+    grown.extend([3, 1 << 40]);
+    assert_eq!(
+        write(&mut va.with_inserted(&[1 << 40, 3])),
+        model(grown.clone())
+    );
+    grown.remove(&0);
+    grown.remove(&(1 << 40));
+    grown.remove(&3);
+    assert_eq!(
+        write(&mut va.with_removed(&[0, 1 << 40, 3, 7])),
+        model(grown.clone())
+    );
     assert_eq!(SetOp::Xor.apply(va, vb).into_roaring().unwrap(), va ^ vb);
     assert_eq!(
         SetOp::And.many(&[va, vb, va]).into_roaring().unwrap(),

@@ -16,7 +16,7 @@ use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::{Config, TestRunner};
 use sroar::simd::{available_tiers, set_tier, Tier};
-use sroar::{Accumulator, Kind, RoaringView, SetOp, Writer};
+use sroar::{Accumulator, Encode, Kind, RoaringView, SetOp, Writer};
 
 type Model = BTreeSet<u64>;
 
@@ -324,6 +324,13 @@ fn finish(w: Writer) -> Vec<u8> {
     v
 }
 
+/// An [`Encode`] written into a buffer of the length it announced.
+fn finish_encode(mut e: impl Encode) -> Vec<u8> {
+    let mut out = vec![0u8; e.encoded_len().expect("small results")];
+    e.write_into(&mut out).expect("sized buffer");
+    out
+}
+
 fn check_pair(ma: &Model, mb: &Model) {
     let (ba, bb) = (build(ma), build(mb));
     let (a, b) = (view(&ba), view(&bb));
@@ -348,6 +355,13 @@ fn check_pair(ma: &Model, mb: &Model) {
         let bytes = bytes.expect("small results");
         assert_encodes(&bytes, model, name);
         assert_eq!(finish(writer), bytes, "{name}: the writer form differs");
+    }
+    for (name, splice, model) in [
+        ("or spliced", ops::or_splice(a, b), &or_m),
+        ("andnot spliced", ops::andnot_splice(a, b), &andnot_m),
+    ] {
+        assert_eq!(splice.len(), model.len() as u64, "{name}: len");
+        assert_encodes(&finish_encode(splice), model, name);
     }
 
     assert_eq!(ops::and_len(a, b), and_m.len() as u64, "and_len");
@@ -737,4 +751,73 @@ fn array_pairs_around_the_bitmap_threshold() {
     ] {
         check_pair_all(&a, &b);
     }
+}
+
+/// A large set changed by a few values, as a write to a posting column changes it:
+/// the spliced union, difference and edits against the model, with the few values
+/// inside, between and beyond the large set's containers and at the u64 line's edges.
+#[test]
+fn small_changes_to_a_large_set() {
+    let mut s = 0x9E37_79B9_7F4A_7C15u64;
+    for_each_tier("small_changes_to_a_large_set", |_| {
+        for round in 0..100 {
+            let mut large = Model::new();
+            let containers = 1 + xorshift(&mut s) % 40;
+            for c in 0..containers {
+                let key = match c % 4 {
+                    0 => KEYS[(xorshift(&mut s) % 8) as usize],
+                    _ => xorshift(&mut s) % (1 << 48),
+                };
+                let lows = match xorshift(&mut s) % 5 {
+                    0 => Shape::Sparse {
+                        seed: xorshift(&mut s),
+                        count: 1 + (xorshift(&mut s) % 300) as u16,
+                    },
+                    1 => Shape::Dense {
+                        seed: xorshift(&mut s),
+                        count: 5000,
+                    },
+                    2 => Shape::Runs {
+                        seed: xorshift(&mut s),
+                        runs: 3,
+                        max_len: 2000,
+                    },
+                    3 => Shape::Full,
+                    _ => Shape::Edges {
+                        seed: xorshift(&mut s),
+                    },
+                }
+                .lows();
+                put(&mut large, key, &lows);
+            }
+            let present: Vec<u64> = large.iter().copied().collect();
+            let mut small = Model::new();
+            for _ in 0..1 + xorshift(&mut s) % (1 + round % 60) {
+                let r = xorshift(&mut s);
+                small.insert(match r % 4 {
+                    0 => present[(r >> 8) as usize % present.len()],
+                    1 => present[(r >> 8) as usize % present.len()] ^ (r >> 40) & 0xFF,
+                    2 => ANCHORS[(r >> 8) as usize % ANCHORS.len()].wrapping_add((r >> 32) % 3),
+                    _ => r,
+                });
+            }
+            let (bl, bs) = (build(&large), build(&small));
+            let (vl, vs) = (view(&bl), view(&bs));
+            let values: Vec<u64> = small.iter().rev().copied().collect();
+            let union: Model = large.union(&small).copied().collect();
+            let minus: Model = large.difference(&small).copied().collect();
+            let reverse: Model = small.difference(&large).copied().collect();
+            for (name, spliced, model) in [
+                ("large | small", ops::or_splice(vl, vs), &union),
+                ("small | large", ops::or_splice(vs, vl), &union),
+                ("large - small", ops::andnot_splice(vl, vs), &minus),
+                ("small - large", ops::andnot_splice(vs, vl), &reverse),
+                ("with_inserted", vl.with_inserted(&values), &union),
+                ("with_removed", vl.with_removed(&values), &minus),
+            ] {
+                assert_eq!(spliced.len(), model.len() as u64, "{name}: len");
+                assert_encodes(&finish_encode(spliced), model, name);
+            }
+        }
+    });
 }

@@ -4,12 +4,14 @@ use core::ops::ControlFlow;
 
 use super::and::disjoint_ranges;
 use super::pair::{disjoint_writer, for_each_run_word, is_full, same, Scratch, Slices};
-use super::walk::{merge, Step};
+use super::meet::{meet, Test};
+use super::walk::{common_at, merge, Slot, Step};
+use crate::container::bitmap::BITMAP_BYTES;
 use crate::container::Container;
 use crate::kernels::bitmap::BitOp;
 use crate::kernels::{array, array_bitmap, bitmap, run};
 use crate::view::RoaringView;
-use crate::writer::{CapacityError, Writer};
+use crate::writer::{CapacityError, Splice, Writer};
 
 /// `a \ b`, as an unfinished [`Writer`]. Keys of `a` that `b` lacks are copied
 /// verbatim.
@@ -28,6 +30,29 @@ pub fn andnot_writer(a: RoaringView<'_>, b: RoaringView<'_>) -> Writer {
         Step::Both(x, y) => andnot_into(x.key, x.c, y.c, &mut w, &mut s),
     });
     w
+}
+
+/// `a \\ b` as a splice over `a`: its containers whose keys `b` lacks are copied
+/// once, straight into the result, and the directories are walked by galloping,
+/// so a small `b` costs little more than that copy.
+pub fn andnot_splice<'a>(a: RoaringView<'a>, b: RoaringView<'a>) -> Splice<'a> {
+    let mut sp = Splice::new(a);
+    if disjoint_ranges(a, b) {
+        return sp.finish();
+    }
+    let (da, db) = (a.directory(), b.directory());
+    sp.reserve(a.payload_len().min(db.len() * BITMAP_BYTES));
+    let mut s = Scratch::new();
+    let _ = common_at(&da, &db, |i, j| {
+        let (x, y) = (Slot::at(a, &da, i), Slot::at(b, &db, j));
+        // Removing only absent values keeps the container as it is.
+        if meet(&mut Test, x, y) {
+            sp.replace(i);
+            andnot_into(x.key, x.c, y.c, sp.writer(), &mut s);
+        }
+        ControlFlow::Continue(())
+    });
+    sp.finish()
 }
 
 /// `a \ b`, encoded.

@@ -5,13 +5,13 @@ use core::cmp::Ordering;
 use core::ops::{BitAnd, BitOr, BitXor, Sub};
 
 use super::{
-    and, and_len, and_many, and_writer, andnot, andnot_len, andnot_writer, or_writer, xor_writer, are_disjoint_by_headers, cmp, intersects,
+    and, and_len, and_many, and_writer, andnot, andnot_len, andnot_splice, andnot_writer, or_splice, or_writer, xor_writer, are_disjoint_by_headers, cmp, intersects,
     is_subset, is_subset_by_headers, or, or_len, or_many, or_many_len, xor, xor_len, SetOp, XorAccumulator,
 };
 use crate::format::Header;
 use crate::owned::Roaring;
 use crate::view::RoaringView;
-use crate::writer::{CapacityError, Writer};
+use crate::writer::{CapacityError, Splice, Writer};
 
 impl<'a> RoaringView<'a> {
     /// `self ∩ other`.
@@ -160,6 +160,32 @@ impl Writer {
     #[inline]
     pub fn andnot(a: RoaringView<'_>, b: RoaringView<'_>) -> Writer {
         andnot_writer(a, b)
+    }
+}
+
+/// The operations whose result is mostly one input: that input's untouched
+/// containers are copied once, straight into the caller's memory.
+impl<'a> Splice<'a> {
+    /// `a ∪ b`, spliced over the input with more payload: the union of a large
+    /// set and a small one costs about one copy of the large set.
+    ///
+    /// ```
+    /// use sroar::{Roaring, Splice};
+    ///
+    /// let big = Roaring::from_sorted(&(0..100_000).map(|x| x * 3).collect::<Vec<_>>()).unwrap();
+    /// let small = Roaring::from_sorted(&[1, 1 << 40]).unwrap();
+    /// let union = Splice::or(big.view(), small.view()).into_roaring().unwrap();
+    /// assert_eq!(union, &big | &small);
+    /// ```
+    #[inline]
+    pub fn or(a: RoaringView<'a>, b: RoaringView<'a>) -> Splice<'a> {
+        or_splice(a, b)
+    }
+
+    /// `a \ b`, spliced over `a`.
+    #[inline]
+    pub fn andnot(a: RoaringView<'a>, b: RoaringView<'a>) -> Splice<'a> {
+        andnot_splice(a, b)
     }
 }
 

@@ -40,13 +40,14 @@ pub use accumulate::{Accumulator, SetOp};
 use accumulate::XorAccumulator;
 pub use and::{and, and_writer, are_disjoint_by_headers};
 pub use and_many::and_many;
-pub use andnot::{andnot, andnot_writer};
+pub use andnot::{andnot, andnot_splice, andnot_writer};
 pub use intersects::intersects;
 pub use len::{and_len, andnot_len, or_len, xor_len};
-pub use or::{or, or_writer};
+pub use or::{or, or_splice, or_writer};
 pub use or_many::{or_many, or_many_len};
 pub use order::cmp;
 pub use subset::{is_subset, is_subset_by_headers};
 pub use xor::{xor, xor_writer};
+pub(crate) use walk::seek;
 
 mod methods;

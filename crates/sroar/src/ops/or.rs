@@ -1,12 +1,13 @@
 //! Union of two views.
 
 use super::pair::{disjoint_writer, is_full, same, Scratch, Slices};
-use super::walk::{merge, Step};
+use super::walk::{merge, seek, Step};
+use crate::container::bitmap::BITMAP_BYTES;
 use crate::container::{Container, ARRAY_MAX};
 use crate::kernels::bitmap::BitOp;
 use crate::kernels::{array, array_bitmap, bitmap, run};
 use crate::view::RoaringView;
-use crate::writer::{CapacityError, Writer};
+use crate::writer::{CapacityError, Splice, Writer};
 
 /// `a ∪ b`, as an unfinished [`Writer`]. Keys held by one view only are copied
 /// verbatim.
@@ -20,6 +21,39 @@ pub fn or_writer(a: RoaringView<'_>, b: RoaringView<'_>) -> Writer {
         Step::Both(x, y) => or_into(x.key, x.c, y.c, &mut w, &mut s),
     });
     w
+}
+
+/// `a ∪ b` as a splice over the input with more payload: its containers that the
+/// other input lacks are copied once, straight into the result.
+pub fn or_splice<'a>(a: RoaringView<'a>, b: RoaringView<'a>) -> Splice<'a> {
+    let (base, other) = if a.payload_len() >= b.payload_len() {
+        (a, b)
+    } else {
+        (b, a)
+    };
+    let mut sp = Splice::new(base);
+    let (dir, od) = (base.directory(), other.directory());
+    sp.reserve(other.payload_len() + base.payload_len().min(od.len() * BITMAP_BYTES));
+    let mut s = Scratch::new();
+    let mut i = 0;
+    for j in 0..od.len() {
+        let key = od.key(j);
+        i = seek(&dir, i, key);
+        let c = other.container_at(&od, j);
+        if i < dir.len() && dir.key(i) == key {
+            let kept = base.container_at(&dir, i);
+            if same(kept, c) || is_full(kept) {
+                continue;
+            }
+            sp.replace(i);
+            or_into(key, kept, c, sp.writer(), &mut s);
+            i += 1;
+        } else {
+            sp.keep_to(i);
+            sp.writer().push_container(key, c);
+        }
+    }
+    sp.finish()
 }
 
 /// `a ∪ b`, encoded.

@@ -75,16 +75,25 @@ pub(crate) fn common<'a>(
     mut f: impl FnMut(Slot<'a>, Slot<'a>) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
     let (da, db) = (a.directory(), b.directory());
+    common_at(&da, &db, |i, j| f(Slot::at(a, &da, i), Slot::at(b, &db, j)))
+}
+
+/// [`common`] over two directories, visiting the indexes of each shared key.
+pub(crate) fn common_at(
+    da: &Directory<'_>,
+    db: &Directory<'_>,
+    mut f: impl FnMut(usize, usize) -> ControlFlow<()>,
+) -> ControlFlow<()> {
     let (na, nb) = (da.len(), db.len());
     let (mut i, mut j) = (0, 0);
     while i < na && j < nb {
         let (ka, kb) = (da.key(i), db.key(j));
         if ka < kb {
-            i = seek(&da, i, kb);
+            i = seek(da, i, kb);
         } else if kb < ka {
-            j = seek(&db, j, ka);
+            j = seek(db, j, ka);
         } else {
-            f(Slot::at(a, &da, i), Slot::at(b, &db, j))?;
+            f(i, j)?;
             i += 1;
             j += 1;
         }

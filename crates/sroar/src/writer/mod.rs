@@ -9,6 +9,9 @@ use crate::format::MAX_LEN;
 use crate::kernels;
 
 pub use crate::format::encode::CapacityError;
+pub use splice::Splice;
+
+mod splice;
 
 /// Builds a canonical buffer container by container.
 ///
@@ -385,6 +388,19 @@ impl Writer {
     fn put_run(&mut self, s: u16, e: u16) {
         let (s, l) = (s.to_le_bytes(), (e - s).to_le_bytes());
         self.arena.extend_from_slice(&[s[0], s[1], l[0], l[1]]);
+    }
+
+    /// Where the payload of entry `j` ends, within the payloads.
+    fn entry_end(&self, j: usize) -> usize {
+        self.entries
+            .get(j + 1)
+            .map_or(self.payload_len(), |e| e.start as usize)
+    }
+
+    /// The payload of entry `j`.
+    fn payload(&self, j: usize) -> &[u8] {
+        let from = self.prefix + self.entries[j].start as usize;
+        &self.arena[from..self.prefix + self.entry_end(j)]
     }
 
     /// Where the result goes, with its bounds.

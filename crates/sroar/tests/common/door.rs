@@ -35,7 +35,7 @@ pub fn empty() -> Vec<u8> {
 pub mod ops {
     use std::cmp::Ordering;
 
-    use sroar::{CapacityError, Header, RoaringView, SetOp, Writer};
+    use sroar::{CapacityError, Header, RoaringView, SetOp, Splice, Writer};
 
     pub fn and(a: RoaringView<'_>, b: RoaringView<'_>) -> Result<Vec<u8>, CapacityError> {
         a.and(&b).map(Vec::from)
@@ -60,6 +60,12 @@ pub mod ops {
     }
     pub fn andnot_writer(a: RoaringView<'_>, b: RoaringView<'_>) -> Writer {
         Writer::andnot(a, b)
+    }
+    pub fn or_splice<'a>(a: RoaringView<'a>, b: RoaringView<'a>) -> Splice<'a> {
+        Splice::or(a, b)
+    }
+    pub fn andnot_splice<'a>(a: RoaringView<'a>, b: RoaringView<'a>) -> Splice<'a> {
+        Splice::andnot(a, b)
     }
     pub fn and_len(a: RoaringView<'_>, b: RoaringView<'_>) -> u64 {
         a.and_len(&b)
