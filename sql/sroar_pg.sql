@@ -166,6 +166,20 @@ CREATE FUNCTION rb_remove(roaring64, int8[]) RETURNS roaring64
     AS 'MODULE_PATHNAME', 'rb_remove_many_wrapper'
     LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION rb_remove(roaring64, int8[]) IS 'the set without the array''s elements';
+-- Not STRICT: a batch with no adds (array_agg of no rows is NULL) must not turn the
+-- set into NULL, and an upsert of a new set starts from NULL.
+CREATE FUNCTION rb_apply(roaring64, adds int8[], removes int8[]) RETURNS roaring64
+    AS 'MODULE_PATHNAME', 'rb_apply_wrapper'
+    LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION rb_apply(roaring64, int8[], int8[]) IS
+    'a batch of changes in one pass: the set without removes, then with adds (an element in both is kept); NULL arrays change nothing, a NULL set is empty';
+-- A large set kept as rows of chunks, so that a change rewrites one chunk's row.
+CREATE FUNCTION rb_chunks(roaring64, bits int4 DEFAULT 16, OUT chunk int8, OUT part roaring64)
+    RETURNS SETOF record
+    AS 'MODULE_PATHNAME', 'rb_chunks_wrapper'
+    LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE ROWS 10;
+COMMENT ON FUNCTION rb_chunks(roaring64, int4) IS
+    'the set cut into chunks of the elements sharing x >> bits (16 to 63), ascending: (chunk, part) rows, no part empty';
 
 CREATE FUNCTION rb_rank(roaring64, int8) RETURNS int8
     AS 'MODULE_PATHNAME', 'rb_rank_wrapper'

@@ -43,6 +43,29 @@ fn rb_remove_many(r: Stored, values: Array<i64>) -> RoaringOut {
     r.view().with_removed(&u64s(values)).into()
 }
 
+/// A batch of changes to one set in one pass: `removes` out, then `adds` in (an
+/// element in both ends up in the set). NULL arrays change nothing, and a NULL set
+/// is the empty one, so that an upsert or a batch with no adds or no removes for a
+/// set needs no coalesce.
+#[sql_fn]
+fn rb_apply(
+    r: Option<Stored>,
+    adds: Option<Array<i64>>,
+    removes: Option<Array<i64>>,
+) -> RoaringOut {
+    let (adds, removes) = (
+        adds.map(u64s).unwrap_or_default(),
+        removes.map(u64s).unwrap_or_default(),
+    );
+    match r {
+        Some(r) => r.view().with_changes(&adds, &removes).into(),
+        None => sroar::Roaring::new()
+            .view()
+            .with_changes(&adds, &removes)
+            .into(),
+    }
+}
+
 /// The rows of one rb_iterate call still to return: values decoded a batch at a
 /// time, since a row costs the executor far more than the function.
 struct Rows {

@@ -2,6 +2,7 @@
 
 mod algebra;
 mod build;
+mod chunks;
 mod element;
 mod many;
 mod multirange;

@@ -22,10 +22,11 @@ use sroar::RoaringView;
 
 use super::entry::{Call, IntoRet};
 use super::ffi::tuplestore_putvalues_unguarded;
+use super::results::RoaringOut;
 use super::value::{stored_view, Value};
 
-/// A row of int8 columns.
-pub trait Int8Rows: Copy {
+/// A row of one or two columns, int8 or a value already made.
+pub trait Int8Rows {
     /// Whether rows can come one per call (one column).
     const VALUE_PER_CALL: bool;
     /// Writes the row's columns into `out` (as many as the row has).
@@ -47,17 +48,45 @@ impl Int8Rows for (i64, i64) {
     }
 }
 
+/// An int8 and a `roaring64` made by the row's iterator (in the call's memory
+/// context, which the tuplestore outlives: it copies each row).
+impl Int8Rows for (i64, RoaringOut) {
+    const VALUE_PER_CALL: bool = false;
+    fn put(self, out: &mut [pg_sys::Datum; 2]) {
+        out[0] = pg_sys::Datum::from(self.0);
+        out[1] = self.1.into_datum();
+    }
+}
+
 /// The rows of `make(view of the set)`, returned as the call's set.
 pub struct SetOf<'fcx, I> {
     set: Value<'fcx>,
-    make: fn(RoaringView<'static>) -> I,
+    make: Make<I>,
+}
+
+/// How the rows are made from the set's view: plain functions, so that nothing
+/// the rows need lives outside PostgreSQL's memory.
+enum Make<I> {
+    Plain(fn(RoaringView<'static>) -> I),
+    WithArg(fn(RoaringView<'static>, u32) -> I, u32),
 }
 
 impl<'fcx, I> SetOf<'fcx, I> {
     /// `make` builds the rows from the set's view; it runs once per set, where the
     /// set's bytes live as long as the rows (see the module's documentation).
     pub fn new(set: Value<'fcx>, make: fn(RoaringView<'static>) -> I) -> Self {
-        SetOf { set, make }
+        SetOf {
+            set,
+            make: Make::Plain(make),
+        }
+    }
+
+    /// [`SetOf::new`] for rows that depend on one more argument of the call.
+    pub fn with_arg(set: Value<'fcx>, arg: u32, make: fn(RoaringView<'static>, u32) -> I) -> Self {
+        SetOf {
+            set,
+            make: Make::WithArg(make, arg),
+        }
     }
 
     fn rows(&self) -> I {
@@ -66,7 +95,10 @@ impl<'fcx, I> SetOf<'fcx, I> {
         // current memory context: the multi-call context until the set ends, or this
         // call when every row goes into a tuplestore now. The rows never outlive it.
         let bytes: &'static [u8] = unsafe { &*(bytes as *const [u8]) };
-        (self.make)(stored_view(bytes))
+        match self.make {
+            Make::Plain(make) => make(stored_view(bytes)),
+            Make::WithArg(make, arg) => make(stored_view(bytes), arg),
+        }
     }
 }
 

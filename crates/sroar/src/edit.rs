@@ -43,59 +43,87 @@ impl<'a> RoaringView<'a> {
     /// assert_eq!(out, Roaring::from_sorted(&[1, 2, 3, 1 << 20]).unwrap());
     /// ```
     pub fn with_inserted(&self, values: &[u64]) -> Splice<'a> {
-        self.edit_sorted(&sorted_copy(values), true)
+        self.edit_sorted(&sorted_copy(values), &[])
     }
 
     /// This set with every value of `values` (any order) removed, unwritten, as
     /// [`RoaringView::with_inserted`].
     pub fn with_removed(&self, values: &[u64]) -> Splice<'a> {
-        self.edit_sorted(&sorted_copy(values), false)
+        self.edit_sorted(&[], &sorted_copy(values))
     }
 
-    /// Merges the strictly ascending `values` into (or out of) the set, one
-    /// container at a time; a container that would not change is kept.
-    fn edit_sorted(&self, values: &[u64], insert: bool) -> Splice<'a> {
+    /// This set with `removes` taken out and then `adds` put in (a value in both
+    /// ends up in the set), in one pass over the containers they touch: a batch of
+    /// changes to one set, unwritten, as [`RoaringView::with_inserted`].
+    ///
+    /// ```
+    /// use sroar::Roaring;
+    ///
+    /// let base = Roaring::from_sorted(&[1, 2, 3]).unwrap();
+    /// let changed = base.view().with_changes(&[9, 2], &[1, 2]).into_roaring().unwrap();
+    /// assert_eq!(changed, Roaring::from_sorted(&[2, 3, 9]).unwrap());
+    /// ```
+    pub fn with_changes(&self, adds: &[u64], removes: &[u64]) -> Splice<'a> {
+        self.edit_sorted(&sorted_copy(adds), &sorted_copy(removes))
+    }
+
+    /// Takes the strictly ascending `removes` out of the set and puts the strictly
+    /// ascending `adds` in, one container at a time; a container that would not
+    /// change is kept.
+    fn edit_sorted(&self, adds: &[u64], removes: &[u64]) -> Splice<'a> {
         let mut sp = Splice::new(*self);
         let dir = self.directory();
-        let groups = values.chunk_by(|a, b| a >> 16 == b >> 16).count();
-        sp.reserve(self.payload_len().min(groups * BITMAP_BYTES) + 2 * values.len());
+        let groups = |v: &[u64]| v.chunk_by(|a, b| a >> 16 == b >> 16).count();
+        sp.reserve(
+            self.payload_len().min((groups(adds) + groups(removes)) * BITMAP_BYTES)
+                + 2 * adds.len(),
+        );
         let mut scratch = [0u64; WORDS];
-        let (mut i, mut j) = (0, 0);
-        while j < values.len() {
-            let key = values[j] >> 16;
-            let group_end = j + values[j..].partition_point(|v| v >> 16 == key);
-            let group = &values[j..group_end];
-            j = group_end;
+        let (mut i, mut adds, mut removes) = (0, adds, removes);
+        loop {
+            let key = match (adds.first(), removes.first()) {
+                (None, None) => break,
+                (a, r) => a.min(r).or(a).or(r).map_or(0, |v| v >> 16),
+            };
+            let (add, rem) = (take_key(&mut adds, key), take_key(&mut removes, key));
             i = seek(&dir, i, key);
             let present = i < dir.len() && dir.key(i) == key;
-            if !present && !insert {
-                continue;
-            }
             if present {
                 let c = self.container_at(&dir, i);
-                if group.iter().all(|&v| c.contains(v as u16) == insert) {
+                let low = |v: &u64| *v as u16;
+                if add.iter().map(low).all(|v| c.contains(v))
+                    && !rem.iter().map(low).any(|v| c.contains(v) && add.binary_search(&(key << 16 | u64::from(v))).is_err())
+                {
                     continue;
                 }
                 sp.replace(i);
                 scratch.fill(0);
                 c.or_into(&mut scratch);
                 i += 1;
+            } else if add.is_empty() {
+                continue;
             } else {
                 sp.keep_to(i);
                 scratch.fill(0);
             }
-            for &v in group {
-                let (word, bit) = (usize::from(v as u16 >> 6), v & 63);
-                if insert {
-                    scratch[word] |= 1 << bit;
-                } else {
-                    scratch[word] &= !(1 << bit);
-                }
+            for &v in rem {
+                scratch[usize::from(v as u16 >> 6)] &= !(1 << (v & 63));
+            }
+            for &v in add {
+                scratch[usize::from(v as u16 >> 6)] |= 1 << (v & 63);
             }
             sp.writer().push_bitmap(key, &scratch);
         }
         sp.finish()
     }
+}
+
+/// Splits off the leading values of `values` in container `key`.
+fn take_key<'v>(values: &mut &'v [u64], key: u64) -> &'v [u64] {
+    let n = values.partition_point(|v| v >> 16 == key);
+    let (group, rest) = values.split_at(n);
+    *values = rest;
+    group
 }
 
 fn sorted_copy(values: &[u64]) -> Vec<u64> {

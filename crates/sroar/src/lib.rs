@@ -52,8 +52,8 @@ macro_rules! internal_modules {
 }
 
 internal_modules!(
-    builder, container, edit, format, iter, kernels, ops, partial, portable, range, runs, shift,
-    signed, sorted, stats, view, writer,
+    builder, chunks, container, edit, format, iter, kernels, ops, partial, portable, range, runs,
+    shift, signed, sorted, stats, view, writer,
 );
 #[cfg(any(feature = "postgres-types", feature = "sqlx"))]
 mod client;
@@ -61,6 +61,7 @@ mod interrupt;
 mod owned;
 pub mod text;
 
+pub use chunks::Chunks;
 pub use container::{ArrayView, BitmapView, Container, Kind, RunView, ARRAY_MAX};
 pub use format::encode::Encode;
 pub use format::{

@@ -6,10 +6,10 @@ use std::collections::BTreeSet;
 
 use sroar::{
     looks_like_portable, set_interrupt_hook, simd, to_signed, to_signed_bits, to_stored,
-    version_of, Accumulator, ArrayView, BitmapView, CapacityError, Container, Encode, FormatError,
-    Header, Iter, Kind, KindStats, Partial, PartialReadError, PortableError, PortableFormat,
-    Roaring, RoaringView, RunView, Runs, SetOp, SortedValues, Splice, Stats, Writer, ARRAY_MAX,
-    FORMAT_VERSION, HEADER_MAX_LEN, MAGIC,
+    version_of, Accumulator, ArrayView, BitmapView, CapacityError, Chunks, Container, Encode,
+    FormatError, Header, Iter, Kind, KindStats, Partial, PartialReadError, PortableError,
+    PortableFormat, Roaring, RoaringView, RunView, Runs, SetOp, SortedValues, Splice, Stats,
+    Writer, ARRAY_MAX, FORMAT_VERSION, HEADER_MAX_LEN, MAGIC,
 };
 
 /// Values at the edges: 0, 2^16, 2^32, 2^48, `u64::MAX`, a full container and a run.
@@ -133,6 +133,25 @@ fn algebra_through_methods_operators_and_writers() {
         write(&mut va.with_removed(&[0, 1 << 40, 3, 7])),
         model(grown.clone())
     );
+    assert_eq!(
+        write(&mut va.with_changes(&[1 << 40], &[0])),
+        model(
+            ma.iter()
+                .copied()
+                .filter(|&x| x != 0)
+                .chain([1 << 40])
+                .collect()
+        )
+    );
+    let chunks: Chunks<'_> = va.chunks(32);
+    let mut rebuilt = BTreeSet::new();
+    for (prefix, mut part) in chunks {
+        let bytes = write(&mut part);
+        let part = RoaringView::from_bytes(&bytes).unwrap();
+        assert!(part.iter().all(|x| x >> 32 == prefix));
+        rebuilt.extend(part.iter());
+    }
+    assert_eq!(rebuilt, ma);
     assert_eq!(SetOp::Xor.apply(va, vb).into_roaring().unwrap(), va ^ vb);
     assert_eq!(
         SetOp::And.many(&[va, vb, va]).into_roaring().unwrap(),

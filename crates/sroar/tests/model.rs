@@ -312,6 +312,27 @@ fn check_edits(m: &Model, probes: &[u64], widths: &[u32], deltas: &[i128]) {
         mr.remove(x);
     }
     assert_encodes(&v.remove_many(&victims).unwrap(), &mr, "remove_many");
+    // A batch: the victims out, then every other probe in (a value in both stays).
+    let adds: Vec<u64> = p.iter().copied().step_by(2).collect();
+    let mut mc = mr.clone();
+    mc.extend(adds.iter().copied());
+    let changed = v.with_changes(&adds, &victims);
+    assert_eq!(changed.len(), mc.len() as u64, "with_changes: len");
+    assert_encodes(&changed.into_roaring().unwrap(), &mc, "with_changes");
+    let mut unchanged = m.clone();
+    unchanged.extend(adds.iter().copied());
+    let absent: Vec<u64> = p
+        .iter()
+        .copied()
+        .filter(|x| !unchanged.contains(x))
+        .collect();
+    assert_encodes(
+        &v.with_changes(&adds, &[absent.clone(), adds.clone()].concat())
+            .into_roaring()
+            .unwrap(),
+        &unchanged,
+        "with_changes of absent removes",
+    );
 
     for (i, &a) in p.iter().step_by(spread).enumerate() {
         let width = u64::from(widths[i % widths.len()]);
@@ -391,6 +412,37 @@ proptest! {
         deltas.push(i128::from(d >> 40));
         check_edits(&m, &p, &widths, &deltas);
     }
+
+    #[test]
+    fn chunks_match_btreeset(m in model()) {
+        check_chunks(&m);
+    }
+}
+
+/// The chunks of a set at shifts around container, 2^32 and 2^48 edges: each is
+/// canonical, holds exactly the values with its prefix, and together they are the set.
+fn check_chunks(m: &Model) {
+    let bytes = build(m);
+    let v = RoaringView::from_bytes(&bytes).unwrap();
+    for shift in [16, 17, 20, 31, 32, 33, 47, 48, 49, 63] {
+        let mut seen = Vec::new();
+        let mut last = None;
+        for (prefix, part) in v.chunks(shift) {
+            assert!(last < Some(prefix), "shift {shift}: prefixes ascend");
+            last = Some(prefix);
+            let want: Model = m.iter().copied().filter(|x| x >> shift == prefix).collect();
+            assert!(!want.is_empty(), "shift {shift}: chunk {prefix} is empty");
+            assert_eq!(
+                part.len(),
+                want.len() as u64,
+                "shift {shift}: chunk {prefix} len"
+            );
+            let part = part.into_roaring().unwrap();
+            assert_encodes(&part, &want, "chunk");
+            seen.extend(want);
+        }
+        assert_eq!(seen.len(), m.len(), "shift {shift}: chunks cover the set");
+    }
 }
 
 /// Hand-picked shapes for the batched decoder: 1-value containers, full
@@ -443,6 +495,7 @@ fn batch_decoding_edge_shapes() {
 fn empty_set() {
     check_queries(&Model::new(), &[0, u64::MAX]);
     check_edits(&Model::new(), &[0, 1, u64::MAX], &[0, 5, 70_000], &DELTAS);
+    check_chunks(&Model::new());
 }
 
 #[test]

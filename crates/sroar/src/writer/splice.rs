@@ -56,6 +56,14 @@ impl<'a> Splice<'a> {
         }
     }
 
+    /// Containers `range` of `base`, as a set of their own.
+    pub(crate) fn of_containers(base: RoaringView<'a>, range: core::ops::Range<usize>) -> Self {
+        let mut sp = Splice::new(base);
+        sp.next = range.start;
+        sp.keep_to(range.end);
+        sp
+    }
+
     /// Keeps the base's containers from the next undecided one up to `to`
     /// (excluded), after the containers written so far.
     pub(crate) fn keep_to(&mut self, to: usize) {
