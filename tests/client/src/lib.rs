@@ -170,3 +170,40 @@ pub fn amcheck(c: &mut Client) -> bool {
         .unwrap_or_else(|e| panic!("CREATE EXTENSION amcheck: {e}"));
     true
 }
+
+/// Sends SIGKILL to a server process (as root, as in CI, or through sudo).
+pub fn kill9(pid: i32) {
+    let pid = pid.to_string();
+    let ok = std::process::Command::new("kill")
+        .args(["-KILL", &pid])
+        .status()
+        .is_ok_and(|s| s.success())
+        || std::process::Command::new("sudo")
+            .args(["-n", "kill", "-KILL", &pid])
+            .status()
+            .is_ok_and(|s| s.success());
+    assert!(
+        ok,
+        "cannot send SIGKILL to backend {pid} (run as root or with sudo)"
+    );
+}
+
+/// A connection to database `dbname` once the server accepts them again after
+/// crash recovery (within two minutes).
+pub fn reconnect(dbname: &str) -> Client {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    loop {
+        let err = match Client::connect(&conn_str(dbname), NoTls) {
+            Ok(mut c) => match c.simple_query("SELECT 1") {
+                Ok(_) => return c,
+                Err(e) => e,
+            },
+            Err(e) => e,
+        };
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the server did not come back after the kill: {err:?}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+}

@@ -8,12 +8,11 @@
 //! processes (root, as in CI, or sudo).
 
 use std::io::Write;
-use std::process::Command;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use postgres::Client;
 use roaring::RoaringTreemap;
-use sroar_pg_client_tests::{amcheck, conn_str, connect_db, drop_db, fresh_db};
+use sroar_pg_client_tests::{amcheck, connect_db, drop_db, fresh_db, kill9, reconnect};
 
 const DB: &str = "sroar_crash";
 
@@ -41,41 +40,6 @@ fn copy_data(ids: std::ops::Range<i64>) -> Vec<u8> {
         data.extend_from_slice(&bytes);
     }
     data
-}
-
-fn kill9(pid: i32) {
-    let pid = pid.to_string();
-    let ok = Command::new("kill")
-        .args(["-KILL", &pid])
-        .status()
-        .is_ok_and(|s| s.success())
-        || Command::new("sudo")
-            .args(["-n", "kill", "-KILL", &pid])
-            .status()
-            .is_ok_and(|s| s.success());
-    assert!(
-        ok,
-        "cannot send SIGKILL to backend {pid} (run as root or with sudo)"
-    );
-}
-
-/// A connection once the server accepts them again after crash recovery.
-fn reconnect() -> Client {
-    let deadline = Instant::now() + Duration::from_secs(120);
-    loop {
-        let err = match Client::connect(&conn_str(DB), postgres::NoTls) {
-            Ok(mut c) => match c.simple_query("SELECT 1") {
-                Ok(_) => return c,
-                Err(e) => e,
-            },
-            Err(e) => e,
-        };
-        assert!(
-            Instant::now() < deadline,
-            "the server did not come back after the kill: {err:?}"
-        );
-        std::thread::sleep(Duration::from_millis(200));
-    }
 }
 
 fn count(c: &mut Client, sql: &str) -> i64 {
@@ -118,7 +82,7 @@ fn kill_during_binary_copy_loses_nothing_committed() {
     drop(victim);
     drop(c);
 
-    let mut c = reconnect();
+    let mut c = reconnect(DB);
     assert_eq!(count(&mut c, "SELECT count(*) FROM posting"), 50_000);
     assert_eq!(
         count(
