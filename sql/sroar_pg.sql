@@ -573,6 +573,12 @@ CREATE FUNCTION roaring64_gin_consistent(internal, int2, roaring64, int4, intern
 CREATE FUNCTION roaring64_gin_compare_partial(int8, int8, int2, internal) RETURNS int4
     AS 'MODULE_PATHNAME', 'roaring64_gin_compare_partial_wrapper'
     LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+-- The operator class's parameter: USING gin (r roaring64_ops (element_keys = 32)).
+-- An array container of more elements than element_keys gives one container key
+-- instead of its elements: smaller and faster to build, with more rows rechecked.
+CREATE FUNCTION roaring64_gin_options(internal) RETURNS void
+    AS 'MODULE_PATHNAME', 'roaring64_gin_options_wrapper'
+    LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
 CREATE OPERATOR CLASS roaring64_ops DEFAULT FOR TYPE roaring64 USING gin AS
     OPERATOR 1 && (roaring64, roaring64),
@@ -585,6 +591,7 @@ CREATE OPERATOR CLASS roaring64_ops DEFAULT FOR TYPE roaring64 USING gin AS
     FUNCTION 3 roaring64_gin_extract_query(roaring64, internal, int2, internal, internal, internal, internal),
     FUNCTION 4 roaring64_gin_consistent(internal, int2, roaring64, int4, internal, internal, internal, internal),
     FUNCTION 5 roaring64_gin_compare_partial(int8, int8, int2, internal),
+    FUNCTION 7 roaring64_gin_options(internal),
     STORAGE int8;
 
 -- ---------------------------------------------------------------------------

@@ -32,8 +32,8 @@ use sroar_pg_macros::sql_fn;
 use crate::errors;
 use crate::int8;
 use crate::pg::{
-    check_for_interrupts, search_mode, stored_view, GinCheck, GinExtra, GinFlags, GinKeys, GinPlan,
-    GinQuery, OutArg,
+    check_for_interrupts, search_mode, stored_view, Call, GinCheck, GinExtra, GinFlags, GinKeys,
+    GinOptions, GinPlan, GinQuery, OutArg,
 };
 use crate::read::Stored;
 
@@ -80,16 +80,21 @@ struct KeyInfo {
     ck: u32,
 }
 
-/// The index keys of a stored value: the elements of its array containers and the
-/// container key of each other container.
-fn value_keys(view: RoaringView<'_>) -> Vec<u64> {
+/// The default `element_keys`: every array container gives its elements.
+const ELEMENT_KEYS: i32 = ARRAY_MAX as i32;
+
+/// The index keys of a stored value: the elements of its array containers of at
+/// most `element_keys` elements, and the container key of each other container.
+fn value_keys(view: RoaringView<'_>, element_keys: usize) -> Vec<u64> {
     let mut keys = Vec::new();
     for (i, (key, c)) in view.containers().enumerate() {
         if i % 4096 == 4095 {
             check_for_interrupts();
         }
         match c {
-            Container::Array(a) => keys.extend(a.iter().map(|low| key << 16 | u64::from(low))),
+            Container::Array(a) if a.len() <= element_keys => {
+                keys.extend(a.iter().map(|low| key << 16 | u64::from(low)))
+            }
             _ => keys.push(container_key(key << 16)),
         }
     }
@@ -148,8 +153,21 @@ fn query_keys(view: RoaringView<'_>, strategy: i16) -> (Vec<u64>, Vec<KeyInfo>) 
 
 /// extractValue(roaring64, internal int32 *nkeys, internal bool **nullFlags)
 #[sql_fn]
-fn roaring64_gin_extract_value(r: Stored, nkeys: OutArg<i32>) -> GinKeys {
-    GinKeys::new(value_keys(r.view()).into_iter().map(int8::to_i64), &nkeys)
+fn roaring64_gin_extract_value(r: Stored, nkeys: OutArg<i32>, call: Call) -> GinKeys {
+    let element_keys = GinOptions::element_keys(call, ELEMENT_KEYS) as usize;
+    GinKeys::new(
+        value_keys(r.view(), element_keys)
+            .into_iter()
+            .map(int8::to_i64),
+        &nkeys,
+    )
+}
+
+/// options(internal local_relopts *): `element_keys`, from 0 (one key per
+/// container) to 4096 (every array container's elements, the default).
+#[sql_fn]
+fn roaring64_gin_options(options: GinOptions) {
+    options.declare(ELEMENT_KEYS, ELEMENT_KEYS);
 }
 
 /// extractQuery(query, internal int32 *nkeys, int2 strategy, internal bool **pmatch,

@@ -212,3 +212,71 @@ pub mod search_mode {
     /// Every row.
     pub const ALL: i32 = pg_sys::GIN_SEARCH_MODE_ALL as i32;
 }
+
+/// The operator class's parameters as PostgreSQL stores them for an index
+/// (`USING gin (r roaring64_ops (element_keys = 32))`): a varlena header, then the
+/// values at the offsets declared by [`GinOptions::declare`].
+#[repr(C)]
+struct GinOptionsData {
+    vl_len_: i32,
+    element_keys: i32,
+}
+
+/// The `options(internal)` support function's argument: where the parameters are
+/// declared.
+pub struct GinOptions(*mut pg_sys::local_relopts);
+
+impl<'fcx> FromArg<'fcx> for GinOptions {
+    fn from_arg(arg: Arg<'fcx>) -> Self {
+        GinOptions(arg.strict_datum().cast_mut_ptr())
+    }
+}
+
+impl GinOptions {
+    /// Declares `element_keys` (an int from 0 to `max`, `default` when not given).
+    pub fn declare(&self, default: i32, max: i32) {
+        // SAFETY: GIN passes a local_relopts being built for this operator class;
+        // the names are static C strings, and the offset is the field's in the
+        // struct whose size is declared.
+        unsafe {
+            pg_sys::init_local_reloptions(self.0, size_of::<GinOptionsData>());
+            pg_sys::add_local_int_reloption(
+                self.0,
+                c"element_keys".as_ptr(),
+                c"an array container of more elements than this gives one key, not one per element"
+                    .as_ptr(),
+                default,
+                0,
+                max,
+                core::mem::offset_of!(GinOptionsData, element_keys) as i32,
+            );
+        }
+    }
+
+    /// The `element_keys` of the index whose support function `call` is, or
+    /// `default` when the index was made without it.
+    pub fn element_keys(call: Call<'_>, default: i32) -> i32 {
+        // SAFETY: flinfo is the current call's; GIN attaches the index's options to
+        // it as a bytea laid out as declared above (or none).
+        unsafe {
+            let flinfo = (*call.fcinfo()).flinfo;
+            if !pg_sys::has_fn_opclass_options(flinfo) {
+                return default;
+            }
+            let options = pg_sys::get_fn_opclass_options(flinfo) as *const GinOptionsData;
+            if options.is_null() {
+                default
+            } else {
+                (*options).element_keys
+            }
+        }
+    }
+}
+
+/// A `void` result: a datum that is not NULL (the callers of support functions,
+/// such as GIN's options one, refuse a NULL result).
+impl IntoRet for () {
+    fn into_ret(self, _call: Call<'_>) -> Option<pg_sys::Datum> {
+        Some(pg_sys::Datum::from(0usize))
+    }
+}

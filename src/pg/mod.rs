@@ -47,7 +47,9 @@ pub use cache::{CallSite, Entry as CacheEntry};
 pub use entry::{Arg, Call, FromArg, IntoRet, FINFO_V1};
 pub use expanded::{AggContext, State, StateArg, StateOut};
 pub use ffi::{hash_bytes, hash_bytes_extended};
-pub use gin::{search_mode, GinCheck, GinExtra, GinFlags, GinKeys, GinPlan, GinQuery, OutArg};
+pub use gin::{
+    search_mode, GinCheck, GinExtra, GinFlags, GinKeys, GinOptions, GinPlan, GinQuery, OutArg,
+};
 pub use multirange::{multirange_runs, Int8Multirange, MultirangeArg};
 pub use receive::ReceiveBuffer;
 pub use results::{palloc_cstring, Bytea, CStringOut, MaybeRoaring, RoaringOut};
