@@ -87,12 +87,19 @@ fn value(r: &Record) -> String {
             r.rows.unwrap_or(0),
             r.q_error().unwrap_or(f64::NAN)
         ),
-        Kind::Tps => format!(
-            "{:.0} tps, p50 {:.2} ms, p99 {:.2} ms",
-            r.tps.unwrap_or(0.0),
-            r.median_ms.unwrap_or(0.0),
-            r.p99_ms.unwrap_or(0.0)
-        ),
+        Kind::Tps => {
+            let mut s = format!(
+                "{:.0} tps, p50 {:.2} ms, p99 {:.2} ms",
+                r.tps.unwrap_or(0.0),
+                r.median_ms.unwrap_or(0.0),
+                r.p99_ms.unwrap_or(0.0)
+            );
+            // A pgbench record's bytes are the WAL each transaction wrote.
+            if let Some(b) = r.bytes {
+                let _ = write!(s, ", {} WAL", bytes(b));
+            }
+            s
+        }
     }
 }
 

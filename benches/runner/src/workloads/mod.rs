@@ -12,6 +12,7 @@ mod pgbench;
 mod planner;
 mod point_reads;
 mod storage;
+mod writes;
 
 use crate::{step, Config, Step};
 
@@ -28,6 +29,7 @@ pub const GROUPS: &[&str] = &[
     "planner",
     "storage",
     "ingest",
+    "writes",
     "follow_graph",
     "pgbench",
     "clients",
@@ -55,6 +57,7 @@ pub fn plan(cfg: &Config) -> Vec<Step> {
     steps.extend(planner::steps(cfg));
     steps.extend(storage::steps(cfg));
     steps.extend(ingest::steps(cfg));
+    steps.extend(writes::steps(cfg));
     steps.extend(follow::steps(cfg));
     steps.extend(pgbench::steps(cfg));
     steps.extend(clients::steps(cfg));
