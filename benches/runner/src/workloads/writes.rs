@@ -1,11 +1,12 @@
-//! Writes: one follow of a large follower set, committed alone, under pgbench at one
+//! Writes: the union of a large stored set with 100 new ids (each statement reads
+//! the set once), then one follow of a large follower set, committed alone, under pgbench at one
 //! client, with its latency and the WAL it writes per transaction. The set kept
 //! whole in one row (roaring64 and pg_roaringbitmap), kept as rows of chunks of
 //! 65,536 ids (the README's pattern for large sets that change often), and the edge
 //! table with its two btree indexes; then the same for a 100,000-id set with a GIN
 //! index on the column (for the chunks, also with `element_keys = 32`).
 
-use crate::measure::{Record, EDGES, R64, RB64};
+use crate::measure::{interleaved, v, Record, EDGES, R64, RB64};
 use crate::workloads::pgbench::{record, run, script_name, Run};
 use crate::{step, Config, Ctx, Step};
 
@@ -26,6 +27,32 @@ pub fn steps(cfg: &Config) -> Vec<Step> {
             "writes",
             format!("sets of {large} and 100000 ids of {space}"),
             move |ctx: &mut Ctx| setup(ctx, large, space),
+        ),
+        step(
+            "writes",
+            format!("rb_or of the set of {large} ids with 100 new ids"),
+            move |ctx: &mut Ctx| {
+                let mut vs = vec![v(
+                    R64,
+                    format!("SELECT rb_cardinality(rb_or(s, (SELECT r FROM w_new))) FROM w_whole WHERE id = {LARGE}"),
+                )];
+                if ctx.db.has_rb64 {
+                    vs.push(v(
+                        RB64,
+                        format!("SELECT rb64_cardinality(rb64_or(p, (SELECT q FROM w_new))) FROM w_rb WHERE id = {LARGE}"),
+                    ));
+                }
+                let reps = ctx.cfg.reps;
+                let recs = interleaved(
+                    &mut ctx.db,
+                    "writes/or_new_ids",
+                    &format!("{large} ids"),
+                    "",
+                    &vs,
+                    reps,
+                );
+                ctx.add(recs);
+            },
         ),
         step(
             "writes",
@@ -59,7 +86,7 @@ pub fn steps(cfg: &Config) -> Vec<Step> {
 fn setup(ctx: &mut Ctx, large: u64, space: u64) {
     let rb64 = ctx.db.has_rb64;
     ctx.db.exec(&format!(
-        "DROP TABLE IF EXISTS w_ids, w_whole, w_chunks, w_rb, w_edges;
+        "DROP TABLE IF EXISTS w_ids, w_whole, w_chunks, w_rb, w_edges, w_new;
          SELECT setseed(0.26);
          CREATE TABLE w_ids AS
          SELECT {LARGE} AS target, (random() * {space})::int8 AS actor FROM generate_series(1, {large})
@@ -72,7 +99,10 @@ fn setup(ctx: &mut Ctx, large: u64, space: u64) {
          CREATE TABLE w_edges (actor int8, target int8, PRIMARY KEY (actor, target));
          INSERT INTO w_edges SELECT DISTINCT actor, target FROM w_ids;
          CREATE INDEX w_edges_target ON w_edges (target, actor);
+         CREATE TABLE w_new AS SELECT rb_build(array_agg(x)) AS r{}
+           FROM (SELECT (random() * {space})::int8 AS x FROM generate_series(1, 100)) n;
          {}",
+        if rb64 { ", rb64_build(array_agg(x)) AS q" } else { "" },
         if rb64 {
             "CREATE TABLE w_rb (id int PRIMARY KEY, p roaringbitmap64 NOT NULL);
              INSERT INTO w_rb SELECT target, rb64_build_agg(actor) FROM w_ids GROUP BY target;"
