@@ -153,7 +153,10 @@ impl<'a> Splice<'a> {
         let mut l = Layout::new();
         let (mut first, mut last) = (None, None);
         let mut prev = None;
-        for p in self.parts() {
+        for (n, p) in self.parts().enumerate() {
+            if n % 4096 == 4095 {
+                crate::interrupt::check();
+            }
             let (key, card, len) = self.shape(p);
             debug_assert!(prev < Some(key), "sroar: spliced keys out of order");
             prev = Some(key);
@@ -201,7 +204,10 @@ impl Encode for Splice<'_> {
         let plan = self.plan.unwrap_or_else(|| self.plan());
         let mut e = Encoder::new(out, &plan)?;
         let bytes = self.base.as_bytes();
-        for p in self.parts() {
+        for (n, p) in self.parts().enumerate() {
+            if n % 4096 == 4095 {
+                crate::interrupt::check();
+            }
             let (key, card, len) = self.shape(p);
             let (kind, from) = match p {
                 Part::Base(i) => (self.dir.slot(i).0, &bytes[self.dir.start(i)..][..len]),
