@@ -2,6 +2,8 @@
 //! intersection and symmetric difference with no intermediate values, and one set's
 //! intersection sizes with each of many (retention and funnel counts).
 
+use std::cell::OnceCell;
+
 use pgrx::datum::Array;
 use sroar::{Roaring, RoaringView, SetOp};
 use sroar_pg_macros::sql_fn;
@@ -19,25 +21,33 @@ type Sets<'a> = Array<'a, &'a [u8]>;
 
 /// One set of a many-set call, held for the call and read when first needed.
 enum Held<'fcx> {
-    Stored(Stored<'fcx>),
+    /// A stored value, and its bytes once read whole.
+    Stored(Stored<'fcx>, OnceCell<&'fcx [u8]>),
     InArray(&'fcx [u8]),
     Parsed(Roaring),
 }
 
-impl Held<'_> {
+impl<'fcx> Held<'fcx> {
+    fn stored(s: Stored<'fcx>) -> Self {
+        Held::Stored(s, OnceCell::new())
+    }
+
     fn view(&self) -> RoaringView<'_> {
         match self {
-            Held::Stored(s) => s.whole_view(),
+            Held::Stored(s, whole) => stored_view(whole.get_or_init(|| s.whole())),
             Held::InArray(bytes) => stored_view(bytes),
             Held::Parsed(r) => r.view(),
         }
     }
 
-    /// The set's cardinality, from its header alone (one TOAST chunk).
-    fn len(&self) -> u64 {
+    /// The set's size in bytes, known without reading it (from its TOAST pointer
+    /// when it is stored out of line): the order in which an intersection reads
+    /// its sets, since a smaller value mostly holds fewer values.
+    fn byte_len(&self) -> usize {
         match self {
-            Held::Stored(s) => s.header().cardinality,
-            _ => self.view().len(),
+            Held::Stored(s, _) => s.byte_len(),
+            Held::InArray(bytes) => bytes.len(),
+            Held::Parsed(r) => r.as_bytes().len(),
         }
     }
 }
@@ -54,33 +64,27 @@ fn from_args<'fcx>(call: Call<'fcx>) -> Option<Vec<Held<'fcx>>> {
         .into_iter()
         .map(|s| {
             s.map(|s| match s {
-                SetArg::Stored(v) => Held::Stored(Stored::new(v, call)),
+                SetArg::Stored(v) => Held::stored(Stored::new(v, call)),
                 SetArg::Text(t) => Held::Parsed(parse_set(t)),
             })
         })
         .collect()
 }
 
-/// The intersection, reading as little as it can: the sets from the smallest up
-/// (their sizes from the headers alone), each read only while the intersection so
-/// far is not empty. As the aggregate does, which stops reading rows once its
-/// state is empty; and reading the smallest first keeps every step small.
-fn intersection(held: &[Held<'_>]) -> Roaring {
-    let mut order: Vec<(u64, usize)> = held.iter().map(Held::len).zip(0..).collect();
+/// The sets of an intersection, smallest first (by their sizes in bytes, which
+/// cost no read): reading the smallest first keeps every step small, and the
+/// intersection reads each set only while its result so far is not empty, as the
+/// aggregate does, which stops reading rows once its state is empty.
+fn smallest_first<'a, 'h>(held: &'a [Held<'h>]) -> Vec<&'a Held<'h>> {
+    let mut order: Vec<(usize, usize)> = held.iter().map(Held::byte_len).zip(0..).collect();
     order.sort_unstable();
-    let mut sets = order.iter().map(|&(_, i)| &held[i]);
-    let Some(first) = sets.next() else {
-        return Roaring::default();
-    };
-    let Some(second) = sets.next() else {
-        // One set: a copy of it, which cannot pass the limit its value is under.
-        return SetOp::And
-            .many(&[first.view()])
-            .into_roaring()
-            .unwrap_or_else(|e| errors::too_large(e.needed));
-    };
+    order.iter().map(|&(_, i)| &held[i]).collect()
+}
+
+/// The intersection of `sets` (at least two), read in their order.
+fn fold_and(first: &Held<'_>, second: &Held<'_>, rest: &[&Held<'_>]) -> Roaring {
     let mut acc = first.view() & second.view();
-    for next in sets {
+    for next in rest {
         if acc.is_empty() {
             break;
         }
@@ -88,6 +92,36 @@ fn intersection(held: &[Held<'_>]) -> Roaring {
         acc = acc.view() & next.view();
     }
     acc
+}
+
+fn intersection(held: &[Held<'_>]) -> Roaring {
+    match smallest_first(held)[..] {
+        [] => Roaring::default(),
+        // One set: a copy of it, which cannot pass the limit its value is under.
+        [one] => SetOp::And
+            .many(&[one.view()])
+            .into_roaring()
+            .unwrap_or_else(|e| errors::too_large(e.needed)),
+        [first, second, ref rest @ ..] => fold_and(first, second, rest),
+    }
+}
+
+/// The intersection's cardinality: as [`intersection`], but the last step only
+/// counts.
+fn intersection_len(held: &[Held<'_>]) -> u64 {
+    match smallest_first(held)[..] {
+        [] => 0,
+        [one] => one.view().len(),
+        [first, second] => first.view().and_len(&second.view()),
+        [first, second, ref middle @ .., last] => {
+            let acc = fold_and(first, second, middle);
+            if acc.is_empty() {
+                return 0;
+            }
+            check_for_interrupts();
+            acc.view().and_len(&last.view())
+        }
+    }
 }
 
 fn combined(held: Option<Vec<Held<'_>>>, op: SetOp) -> MaybeRoaring {
@@ -107,7 +141,7 @@ fn cardinality(held: Option<Vec<Held<'_>>>, op: SetOp) -> Option<i64> {
     let held = held?;
     match op {
         SetOp::And if held.is_empty() => None,
-        SetOp::And => Some(intersection(&held).len() as i64),
+        SetOp::And => Some(intersection_len(&held) as i64),
         _ => {
             let views: Vec<RoaringView<'_>> = held.iter().map(Held::view).collect();
             Some(op.many_len(&views) as i64)

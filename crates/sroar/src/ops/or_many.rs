@@ -6,7 +6,7 @@ use super::key_hash::KeyHash;
 use super::pair::{is_full, payload_bound, run_bound_bytes};
 use crate::container::bitmap::WORDS;
 use crate::container::Container;
-use crate::kernels::{array_bitmap, bitmap, run};
+use crate::kernels::{array, array_bitmap, bitmap, run};
 use crate::view::RoaringView;
 use crate::writer::Writer;
 
@@ -15,6 +15,19 @@ const FULL: u32 = 1 << 16;
 /// Below this many values in a key, sorting them beats clearing, filling and
 /// scanning an 8 kB bitmap.
 const SORT_UP_TO: u64 = 128;
+/// Up to this many values in a key of arrays, their union is found by marking
+/// them one by one (see [`Marks`]).
+const MARK_UP_TO: u64 = 256;
+/// Up to this many values in a key of arrays, the count of their union is found
+/// by marking them (a union that is not kept needs no order).
+const COUNT_MARKS_UP_TO: u64 = 512;
+/// Arrays whose union is an array (at most this many values in all) are merged
+/// pairwise, up to this many of them: a bitmap would cost an 8 kB clear, fill,
+/// count and extraction, where the merge kernels cost a step per value.
+const ARRAY_MAX: u64 = 4096;
+const MERGE_ARRAYS_UP_TO: usize = 8;
+/// Up to this many views, their containers are grouped by merging the directories.
+const MERGE_VIEWS_UP_TO: usize = 32;
 
 /// The union of all `views`, as an unfinished [`Writer`] (the empty set for no
 /// views).
@@ -50,8 +63,8 @@ pub fn or_many(views: &[RoaringView<'_>]) -> Writer {
     let max = live.filter_map(|v| v.max()).max().unwrap_or(0);
     let mut w = Writer::with_expected(groups.keys.len(), payload, card, min, max);
 
-    let mut lows: Vec<u16> = Vec::new();
-    let mut words: Option<Box<[u64; WORDS]>> = None;
+    let (mut lows, mut tmp): (Vec<u16>, Vec<u16>) = (Vec::new(), Vec::new());
+    let (mut words, mut marks): (Option<Box<[u64; WORDS]>>, Option<Marks>) = (None, None);
     for (key, group) in groups.iter() {
         if let [one] = group {
             w.push_container(key, one.c);
@@ -66,7 +79,19 @@ pub fn or_many(views: &[RoaringView<'_>]) -> Writer {
         // A few values are sorted; more are ORed into the bitmap and pushed in their
         // canonical kind (an array when they fit one), which costs a scan of 8 kB
         // where sorting thousands of values cost 10 to 50 times that.
-        if all_arrays && card <= SORT_UP_TO {
+        if all_arrays && card <= MARK_UP_TO {
+            let marks = marks.get_or_insert_with(Marks::new);
+            marks.mark::<true>(group);
+            marks.drain_sorted(&mut lows);
+            w.push_sorted_lows(key, &lows);
+            continue;
+        }
+        if all_arrays && card <= ARRAY_MAX && group.len() <= MERGE_ARRAYS_UP_TO {
+            union_arrays(group, &mut lows, &mut tmp);
+            w.push_sorted_lows(key, &lows);
+            continue;
+        }
+        if card <= SORT_UP_TO {
             lows.clear();
             for m in group {
                 extend_lows(&mut lows, m.c);
@@ -93,7 +118,7 @@ pub fn or_many_len(views: &[RoaringView<'_>]) -> u64 {
     let groups = Groups::gather(views);
     let mut total = 0u64;
     let mut lows: Vec<u16> = Vec::new();
-    let mut words: Option<Box<[u64; WORDS]>> = None;
+    let (mut words, mut marks): (Option<Box<[u64; WORDS]>>, Option<Marks>) = (None, None);
     for (i, (_, group)) in groups.iter().enumerate() {
         if i % 4096 == 4095 {
             crate::interrupt::check();
@@ -107,6 +132,18 @@ pub fn or_many_len(views: &[RoaringView<'_>]) -> u64 {
             continue;
         }
         let card: u64 = group.iter().map(|m| u64::from(m.card)).sum();
+        if let [Member { c: Container::Array(a), .. }, Member { c: Container::Array(b), .. }] = group {
+            let (a, b) = (a.as_bytes().as_chunks::<2>().0, b.as_bytes().as_chunks::<2>().0);
+            total += card - u64::from(array::intersect_count(a, b));
+            continue;
+        }
+        let all_arrays = group.iter().all(|m| matches!(m.c, Container::Array(_)));
+        if all_arrays && card <= COUNT_MARKS_UP_TO {
+            let marks = marks.get_or_insert_with(Marks::new);
+            total += marks.mark::<false>(group);
+            marks.unmark(group);
+            continue;
+        }
         if card <= SORT_UP_TO {
             lows.clear();
             for m in group {
@@ -121,6 +158,101 @@ pub fn or_many_len(views: &[RoaringView<'_>]) -> u64 {
         total += or_into_bitmap(group, words).map_or(u64::from(FULL), u64::from);
     }
     total
+}
+
+/// Values of one key marked one by one, for unions of a few values: each mark is
+/// a test-and-set in an 8 kB bitmap, and a summary of its non-zero words lets the
+/// distinct values be read back in order, and the bitmap cleared, by visiting only
+/// the words that were set (no 8 kB scan or clear per key, and no sort).
+struct Marks {
+    words: Box<[u64; WORDS]>,
+    /// Bit `i` is set when `words[i]` may be non-zero.
+    summary: [u64; WORDS / 64],
+}
+
+impl Marks {
+    fn new() -> Self {
+        Marks {
+            words: Box::new([0; WORDS]),
+            summary: [0; WORDS / 64],
+        }
+    }
+
+    /// Marks every value of `group`'s containers, all arrays; returns how many
+    /// were not marked before. With `IN_ORDER`, the summary is kept too, for
+    /// [`Marks::drain_sorted`]; without it, only [`Marks::unmark`] clears them.
+    fn mark<const IN_ORDER: bool>(&mut self, group: &[Member<'_>]) -> u64 {
+        let mut new = 0u64;
+        for m in group {
+            let Container::Array(a) = m.c else {
+                unreachable!("Marks take arrays only")
+            };
+            for e in a.as_bytes().as_chunks::<2>().0 {
+                let v = usize::from(u16::from_le_bytes(*e));
+                let (word, bit) = (&mut self.words[v >> 6], 1u64 << (v & 63));
+                new += u64::from(*word & bit == 0);
+                *word |= bit;
+                if IN_ORDER {
+                    self.summary[(v >> 12) & 15] |= 1 << ((v >> 6) & 63);
+                }
+            }
+        }
+        new
+    }
+
+    /// Calls `each` on the marked words in order, as `(first value, bits)`, and
+    /// clears them.
+    fn drain(&mut self, mut each: impl FnMut(u16, u64)) {
+        for (s, summary) in self.summary.iter_mut().enumerate() {
+            let mut set = core::mem::take(summary);
+            while set != 0 {
+                let w = s * 64 + set.trailing_zeros() as usize;
+                each((w * 64) as u16, core::mem::take(&mut self.words[w]));
+                set &= set - 1;
+            }
+        }
+    }
+
+    /// The marked values, ascending, into `out` (cleared first); clears the marks.
+    fn drain_sorted(&mut self, out: &mut Vec<u16>) {
+        out.clear();
+        self.drain(|base, mut bits| {
+            while bits != 0 {
+                out.push(base + bits.trailing_zeros() as u16);
+                bits &= bits - 1;
+            }
+        });
+    }
+
+    /// Clears the marks of `group`'s values (marked without the summary): one store
+    /// per value, where the summary's walk costs more on a few scattered values.
+    fn unmark(&mut self, group: &[Member<'_>]) {
+        for m in group {
+            if let Container::Array(a) = m.c {
+                for e in a.as_bytes().as_chunks::<2>().0 {
+                    self.words[usize::from(u16::from_le_bytes(*e) >> 6)] = 0;
+                }
+            }
+        }
+    }
+}
+
+/// The union of `group`'s containers, all arrays (at least two), into `out`, by
+/// merging them pairwise (`tmp` holds each merge before it becomes `out`).
+fn union_arrays<'a>(group: &[Member<'a>], out: &mut Vec<u16>, tmp: &mut Vec<u16>) {
+    let values = |m: &Member<'a>| -> &'a [[u8; 2]] {
+        match m.c {
+            Container::Array(a) => a.as_bytes().as_chunks::<2>().0,
+            _ => unreachable!("union_arrays takes arrays only"),
+        }
+    };
+    out.clear();
+    array::union(values(&group[0]), values(&group[1]), out);
+    for m in &group[2..] {
+        tmp.clear();
+        array::union(bytemuck::cast_slice(out), values(m), tmp);
+        core::mem::swap(out, tmp);
+    }
 }
 
 /// Appends the values of `c`: an array's straight from its little-endian bytes (the
@@ -199,9 +331,60 @@ struct Groups<'a> {
 }
 
 impl<'a> Groups<'a> {
-    /// Groups by a hash of the keys and a counting sort, so that only the
-    /// distinct keys are sorted (many views share few keys).
+    /// Few views are merged by their directories (already in key order); many are
+    /// grouped by a hash of the keys and a counting sort, so that only the distinct
+    /// keys are sorted (many views share few keys).
     fn gather(views: &[RoaringView<'a>]) -> Self {
+        if views.len() <= MERGE_VIEWS_UP_TO {
+            Self::merge(views)
+        } else {
+            Self::hash(views)
+        }
+    }
+
+    /// A k-way merge of the directories: each step takes the least key under the
+    /// views' cursors, a scan of at most [`MERGE_VIEWS_UP_TO`] keys, where hashing
+    /// every container key and sorting the distinct ones cost more.
+    fn merge(views: &[RoaringView<'a>]) -> Self {
+        let total: usize = views.iter().map(|v| v.container_count()).sum();
+        let dirs: Vec<_> = views.iter().map(|v| v.directory()).collect();
+        let mut at = vec![0usize; views.len()];
+        // The key under each view's cursor; past the end, u64::MAX (above every
+        // 48-bit key).
+        let head = |v: usize, i: usize| if i < dirs[v].len() { dirs[v].key(i) } else { u64::MAX };
+        let mut heads: Vec<u64> = (0..views.len()).map(|v| head(v, 0)).collect();
+        let (mut keys, mut ends) = (Vec::new(), Vec::new());
+        let mut members = Vec::with_capacity(total);
+        loop {
+            let key = heads.iter().copied().fold(u64::MAX, u64::min);
+            if key == u64::MAX {
+                break;
+            }
+            for (v, view) in views.iter().enumerate() {
+                if heads[v] == key {
+                    let i = at[v];
+                    members.push(Member {
+                        c: view.container_at(&dirs[v], i),
+                        card: dirs[v].card(i),
+                    });
+                    at[v] = i + 1;
+                    heads[v] = head(v, i + 1);
+                }
+            }
+            keys.push(key);
+            ends.push(members.len());
+            if keys.len() % 4096 == 0 {
+                crate::interrupt::check();
+            }
+        }
+        Groups {
+            keys,
+            ends,
+            members,
+        }
+    }
+
+    fn hash(views: &[RoaringView<'a>]) -> Self {
         let total: usize = views.iter().map(|v| v.container_count()).sum();
         let mut index: HashMap<u64, u32, KeyHash> = HashMap::with_hasher(KeyHash::new());
         let (mut keys, mut counts) = (Vec::new(), Vec::<usize>::new());
@@ -214,7 +397,8 @@ impl<'a> Groups<'a> {
                 unchecked = 0;
             }
             let dir = v.directory();
-            for (i, (key, c)) in v.containers().enumerate() {
+            for i in 0..dir.len() {
+                let (key, c) = (dir.key(i), v.container_at(&dir, i));
                 let g = *index.entry(key).or_insert_with(|| {
                     keys.push(key);
                     counts.push(0);
