@@ -136,6 +136,19 @@ impl<'fcx> Stored<'fcx> {
         entry.keep(bytes, MAX_KEPT_BYTES).unwrap_or(bytes)
     }
 
+    /// Calls `f` with the whole value as a view, as [`Stored::whole_view`] does, but
+    /// when the call site does not keep the value, the detoasted copy is freed when
+    /// `f` returns (see [`Value::with_bytes`]).
+    pub fn with_whole_view<R>(&self, f: impl FnOnce(RoaringView<'_>) -> R) -> R {
+        if let Some(mut entry) = self.entry() {
+            if entry.kept().is_some() || entry.reads() + 1 >= KEEP_FROM_READ {
+                return f(self.whole_view());
+            }
+            entry.count_read();
+        }
+        self.value.with_bytes(|bytes| f(stored_view(bytes)))
+    }
+
     /// [`Stored::whole`] as a view.
     pub fn whole_view(&self) -> RoaringView<'fcx> {
         stored_view(self.whole())

@@ -40,6 +40,15 @@ impl<'fcx> Held<'fcx> {
         }
     }
 
+    /// Calls `f` with the set; a stored one not read before is read for `f` alone,
+    /// and its detoasted copy freed after (see [`Stored::with_whole_view`]).
+    fn with_view<R>(&self, f: impl FnOnce(RoaringView<'_>) -> R) -> R {
+        match self {
+            Held::Stored(s, whole) if whole.get().is_none() => s.with_whole_view(f),
+            _ => f(self.view()),
+        }
+    }
+
     /// The set's size in bytes, known without reading it (from its TOAST pointer
     /// when it is stored out of line): the order in which an intersection reads
     /// its sets, since a smaller value mostly holds fewer values.
@@ -83,13 +92,15 @@ fn smallest_first<'a, 'h>(held: &'a [Held<'h>]) -> Vec<&'a Held<'h>> {
 
 /// The intersection of `sets` (at least two), read in their order.
 fn fold_and(first: &Held<'_>, second: &Held<'_>, rest: &[&Held<'_>]) -> Roaring {
-    let mut acc = first.view() & second.view();
+    // Each set is read only for its step, so that a call over many large sets holds
+    // two of them at a time, not all.
+    let mut acc = first.with_view(|a| second.with_view(|b| a & b));
     for next in rest {
         if acc.is_empty() {
             break;
         }
         check_for_interrupts();
-        acc = acc.view() & next.view();
+        acc = next.with_view(|b| acc.view() & b);
     }
     acc
 }
@@ -112,14 +123,14 @@ fn intersection_len(held: &[Held<'_>]) -> u64 {
     match smallest_first(held)[..] {
         [] => 0,
         [one] => one.view().len(),
-        [first, second] => first.view().and_len(&second.view()),
+        [first, second] => first.with_view(|a| second.with_view(|b| a.and_len(&b))),
         [first, second, ref middle @ .., last] => {
             let acc = fold_and(first, second, middle);
             if acc.is_empty() {
                 return 0;
             }
             check_for_interrupts();
-            acc.view().and_len(&last.view())
+            last.with_view(|b| acc.view().and_len(&b))
         }
     }
 }

@@ -62,6 +62,24 @@ impl<'fcx> Value<'fcx> {
         unsafe { varlena_to_byte_slice(pg_sys::pg_detoast_datum_packed(self.datum.cast_mut_ptr())) }
     }
 
+    /// Calls `f` with the whole value, detoasted if it has to be; a copy detoasting
+    /// made is freed when `f` returns, so that a call reading many large values one
+    /// after another reuses one allocation instead of holding them all (the bytes
+    /// cannot outlive `f`: its argument's lifetime is its own).
+    pub fn with_bytes<R>(self, f: impl FnOnce(&[u8]) -> R) -> R {
+        let datum = self.datum.cast_mut_ptr::<pg_sys::varlena>();
+        // SAFETY: as in `bytes`.
+        let detoasted = unsafe { pg_sys::pg_detoast_datum_packed(datum) };
+        // SAFETY: a varlena that lives at least until it is freed below.
+        let out = f(unsafe { varlena_to_byte_slice(detoasted) });
+        if detoasted != datum {
+            // SAFETY: a fresh palloc'd copy made by detoasting above, which nothing
+            // else refers to (`f` could not keep a reference to it).
+            unsafe { pg_sys::pfree(detoasted.cast()) };
+        }
+        out
+    }
+
     /// Bytes `[offset, offset + len)` of the value (fewer where it ends), fetching
     /// only the TOAST chunks that hold them when the value is out of line.
     pub fn slice(self, offset: usize, len: usize) -> &'fcx [u8] {
