@@ -17,7 +17,7 @@
 use sroar::{Header, PartialReadError, RoaringView, HEADER_MAX_LEN};
 
 use crate::errors;
-use crate::pg::{stored_view, Arg, Call, CallSite, FromArg, RoaringOut, State, Value};
+use crate::pg::{stored_view, Arg, Call, CallSite, Detoasted, FromArg, RoaringOut, State, Value};
 
 /// Out-of-line values up to this size are read whole: one TOAST index scan for all
 /// their chunks costs less than the three or four scans of a partial read (a
@@ -44,6 +44,23 @@ pub fn plan_time_header(value: Value<'_>) -> Option<Header> {
 pub fn plan_time_view(value: Value<'_>) -> Option<RoaringView<'_>> {
     plan_time_header(value)?;
     Some(stored_view(value.bytes()))
+}
+
+/// A whole value read by [`Stored::read_whole`].
+pub enum Whole<'fcx> {
+    /// Bytes that live for the call (kept by the call site, or never copied).
+    Kept(&'fcx [u8]),
+    /// A detoasted copy, freed when this is dropped.
+    Read(Detoasted<'fcx>),
+}
+
+impl Whole<'_> {
+    pub fn view(&self) -> RoaringView<'_> {
+        match self {
+            Whole::Kept(bytes) => stored_view(bytes),
+            Whole::Read(d) => stored_view(d.bytes()),
+        }
+    }
 }
 
 /// A `roaring64` argument, not yet read, with the call that passed it.
@@ -136,17 +153,17 @@ impl<'fcx> Stored<'fcx> {
         entry.keep(bytes, MAX_KEPT_BYTES).unwrap_or(bytes)
     }
 
-    /// Calls `f` with the whole value as a view, as [`Stored::whole_view`] does, but
-    /// when the call site does not keep the value, the detoasted copy is freed when
-    /// `f` returns (see [`Value::with_bytes`]).
-    pub fn with_whole_view<R>(&self, f: impl FnOnce(RoaringView<'_>) -> R) -> R {
+    /// The whole value, as [`Stored::whole`] reads it, but when the call site does
+    /// not keep the value, a detoasted copy lives only as long as the result (see
+    /// [`Value::detoast`]).
+    pub fn read_whole(&self) -> Whole<'fcx> {
         if let Some(mut entry) = self.entry() {
             if entry.kept().is_some() || entry.reads() + 1 >= KEEP_FROM_READ {
-                return f(self.whole_view());
+                return Whole::Kept(self.whole());
             }
             entry.count_read();
         }
-        self.value.with_bytes(|bytes| f(stored_view(bytes)))
+        Whole::Read(self.value.detoast())
     }
 
     /// [`Stored::whole`] as a view.

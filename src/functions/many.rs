@@ -14,7 +14,7 @@ use crate::pg::{
     check_for_interrupts, stored_view, variadic_sets, Call, Expr, MaybeRoaring, SetArg,
     SupportRequest,
 };
-use crate::read::Stored;
+use crate::read::{Stored, Whole};
 
 /// A `roaring64[]` argument.
 type Sets<'a> = Array<'a, &'a [u8]>;
@@ -40,12 +40,13 @@ impl<'fcx> Held<'fcx> {
         }
     }
 
-    /// Calls `f` with the set; a stored one not read before is read for `f` alone,
-    /// and its detoasted copy freed after (see [`Stored::with_whole_view`]).
-    fn with_view<R>(&self, f: impl FnOnce(RoaringView<'_>) -> R) -> R {
+    /// The set, read for as long as the result is held: a stored one not read
+    /// before is read for it alone, and its detoasted copy freed with it (see
+    /// [`Stored::read_whole`]).
+    fn read(&self) -> Read<'_> {
         match self {
-            Held::Stored(s, whole) if whole.get().is_none() => s.with_whole_view(f),
-            _ => f(self.view()),
+            Held::Stored(s, whole) if whole.get().is_none() => Read::Whole(s.read_whole()),
+            _ => Read::View(self.view()),
         }
     }
 
@@ -57,6 +58,21 @@ impl<'fcx> Held<'fcx> {
             Held::Stored(s, _) => s.byte_len(),
             Held::InArray(bytes) => bytes.len(),
             Held::Parsed(r) => r.as_bytes().len(),
+        }
+    }
+}
+
+/// A set read by [`Held::read`].
+enum Read<'a> {
+    View(RoaringView<'a>),
+    Whole(Whole<'a>),
+}
+
+impl Read<'_> {
+    fn view(&self) -> RoaringView<'_> {
+        match self {
+            Read::View(v) => *v,
+            Read::Whole(w) => w.view(),
         }
     }
 }
@@ -94,13 +110,13 @@ fn smallest_first<'a, 'h>(held: &'a [Held<'h>]) -> Vec<&'a Held<'h>> {
 fn fold_and(first: &Held<'_>, second: &Held<'_>, rest: &[&Held<'_>]) -> Roaring {
     // Each set is read only for its step, so that a call over many large sets holds
     // two of them at a time, not all.
-    let mut acc = first.with_view(|a| second.with_view(|b| a & b));
+    let mut acc = first.read().view() & second.read().view();
     for next in rest {
         if acc.is_empty() {
             break;
         }
         check_for_interrupts();
-        acc = next.with_view(|b| acc.view() & b);
+        acc = acc.view() & next.read().view();
     }
     acc
 }
@@ -123,15 +139,52 @@ fn intersection_len(held: &[Held<'_>]) -> u64 {
     match smallest_first(held)[..] {
         [] => 0,
         [one] => one.view().len(),
-        [first, second] => first.with_view(|a| second.with_view(|b| a.and_len(&b))),
+        [first, second] => first.read().view().and_len(&second.read().view()),
         [first, second, ref middle @ .., last] => {
             let acc = fold_and(first, second, middle);
             if acc.is_empty() {
                 return 0;
             }
             check_for_interrupts();
-            last.with_view(|b| acc.view().and_len(&b))
+            acc.view().and_len(&last.read().view())
         }
+    }
+}
+
+/// Sets of more bytes than this in all are combined (united, or their symmetric
+/// difference taken) a batch at a time, the batch's sets read for it alone, so
+/// that a call over many large sets does not hold them all at once: the first
+/// batch's result joins the second, and so on.
+const BATCH_BYTES: usize = 16 << 20;
+
+/// `op` (a union or symmetric difference) over `held` by batches of about
+/// [`BATCH_BYTES`]; `last` takes the views of the last batch.
+fn by_batches<T>(held: &[Held<'_>], op: SetOp, last: impl FnOnce(&[RoaringView<'_>]) -> T) -> T {
+    let mut acc: Option<Roaring> = None;
+    let mut rest = held;
+    loop {
+        let (mut n, mut bytes) = (0, 0);
+        while n < rest.len() && (n == 0 || bytes + rest[n].byte_len() <= BATCH_BYTES) {
+            bytes += rest[n].byte_len();
+            n += 1;
+        }
+        let (batch, after) = rest.split_at(n);
+        let reads: Vec<Read<'_>> = batch.iter().map(Held::read).collect();
+        let views: Vec<RoaringView<'_>> = acc
+            .iter()
+            .map(Roaring::view)
+            .chain(reads.iter().map(Read::view))
+            .collect();
+        if after.is_empty() {
+            return last(&views);
+        }
+        check_for_interrupts();
+        acc = Some(
+            op.many(&views)
+                .into_roaring()
+                .unwrap_or_else(|e| errors::too_large(e.needed)),
+        );
+        rest = after;
     }
 }
 
@@ -141,10 +194,7 @@ fn combined(held: Option<Vec<Held<'_>>>, op: SetOp) -> MaybeRoaring {
         // An intersection of no sets is undefined.
         SetOp::And if held.is_empty() => None,
         SetOp::And => Some(intersection(&held).into()),
-        _ => {
-            let views: Vec<RoaringView<'_>> = held.iter().map(Held::view).collect();
-            Some(op.many(&views).into())
-        }
+        _ => Some(by_batches(&held, op, |views| op.many(views)).into()),
     }
 }
 
@@ -153,10 +203,7 @@ fn cardinality(held: Option<Vec<Held<'_>>>, op: SetOp) -> Option<i64> {
     match op {
         SetOp::And if held.is_empty() => None,
         SetOp::And => Some(intersection_len(&held) as i64),
-        _ => {
-            let views: Vec<RoaringView<'_>> = held.iter().map(Held::view).collect();
-            Some(op.many_len(&views) as i64)
-        }
+        _ => Some(by_batches(&held, op, |views| op.many_len(views)) as i64),
     }
 }
 

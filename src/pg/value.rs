@@ -62,22 +62,19 @@ impl<'fcx> Value<'fcx> {
         unsafe { varlena_to_byte_slice(pg_sys::pg_detoast_datum_packed(self.datum.cast_mut_ptr())) }
     }
 
-    /// Calls `f` with the whole value, detoasted if it has to be; a copy detoasting
-    /// made is freed when `f` returns, so that a call reading many large values one
-    /// after another reuses one allocation instead of holding them all (the bytes
-    /// cannot outlive `f`: its argument's lifetime is its own).
-    pub fn with_bytes<R>(self, f: impl FnOnce(&[u8]) -> R) -> R {
+    /// The whole value, detoasted if it has to be, for as long as the result is
+    /// held: a copy detoasting made is freed when it is dropped, so that a call
+    /// reading many large values one after another reuses memory instead of holding
+    /// them all.
+    pub fn detoast(self) -> Detoasted<'fcx> {
         let datum = self.datum.cast_mut_ptr::<pg_sys::varlena>();
         // SAFETY: as in `bytes`.
-        let detoasted = unsafe { pg_sys::pg_detoast_datum_packed(datum) };
-        // SAFETY: a varlena that lives at least until it is freed below.
-        let out = f(unsafe { varlena_to_byte_slice(detoasted) });
-        if detoasted != datum {
-            // SAFETY: a fresh palloc'd copy made by detoasting above, which nothing
-            // else refers to (`f` could not keep a reference to it).
-            unsafe { pg_sys::pfree(detoasted.cast()) };
+        let ptr = unsafe { pg_sys::pg_detoast_datum_packed(datum) };
+        Detoasted {
+            ptr,
+            copy: ptr != datum,
+            _call: PhantomData,
         }
-        out
     }
 
     /// Bytes `[offset, offset + len)` of the value (fewer where it ends), fetching
@@ -150,6 +147,32 @@ impl<'fcx> Value<'fcx> {
                 return None;
             }
             Some((p.add(2) as *const *mut pg_sys::ExpandedObjectHeader).read_unaligned())
+        }
+    }
+}
+
+/// A value's bytes, detoasted for as long as this is held (see [`Value::detoast`]).
+pub struct Detoasted<'fcx> {
+    ptr: *mut pg_sys::varlena,
+    /// Whether `ptr` is a copy detoasting made, freed on drop.
+    copy: bool,
+    _call: PhantomData<&'fcx [u8]>,
+}
+
+impl Detoasted<'_> {
+    /// The bytes, which cannot outlive this.
+    pub fn bytes(&self) -> &[u8] {
+        // SAFETY: a varlena that lives until this is dropped (see `drop`).
+        unsafe { varlena_to_byte_slice(self.ptr) }
+    }
+}
+
+impl Drop for Detoasted<'_> {
+    fn drop(&mut self) {
+        if self.copy {
+            // SAFETY: a fresh palloc'd copy made by `Value::detoast`, which only this
+            // refers to (the slices `bytes` lent are borrows of `self`).
+            unsafe { pg_sys::pfree(self.ptr.cast()) };
         }
     }
 }
