@@ -155,7 +155,7 @@ fn intersection_len(held: &[Held<'_>]) -> u64 {
 /// difference taken) a batch at a time, the batch's sets read for it alone, so
 /// that a call over many large sets does not hold them all at once: the first
 /// batch's result joins the second, and so on.
-const BATCH_BYTES: usize = 16 << 20;
+const BATCH_BYTES: usize = 24 << 20;
 
 /// `op` (a union or symmetric difference) over `held` by batches of about
 /// [`BATCH_BYTES`]; `last` takes the views of the last batch.

@@ -125,24 +125,23 @@ SELECT array_agg(v) = (SELECT array_agg(v ORDER BY v DESC) FROM many_model, unne
 SELECT rb_after(rb_from_range(0, 100000000), 5, 3) AS page, rb_last(rb_from_range(0, 100000000), 2) AS tail;
 SELECT rb_after('{1,2}', 0, -1);
 SELECT rb_first('{1,2}', -5);
--- Sets of more than 16 MB in all are combined a batch at a time, each batch's sets read
--- for it alone: ten stored sets of about 2 MB (bitmap containers), overlapping, give the
--- aggregates' answers in both shapes.
+-- Sets of more than 24 MB in all are combined a batch at a time, each batch's sets read
+-- for it alone: fourteen stored sets of about 2 MB (bitmap containers), overlapping, give
+-- the aggregates' answers in both shapes.
 CREATE TABLE big_many AS
   SELECT k, rb_shift(e, k * 4194304 + k % 2) AS r
     FROM (SELECT rb_build(ARRAY(SELECT generate_series(0, 16777214, 2)::int8)) AS e) b,
-         generate_series(0, 9) k;
+         generate_series(0, 13) k;
 WITH agg AS (SELECT rb_or_cardinality_agg(r) AS o, rb_xor_cardinality_agg(r) AS x,
                     rb_and_cardinality_agg(r) FILTER (WHERE k % 2 = 0 AND k < 4) AS a,
                     rb_or_agg(r) AS os FROM big_many),
-     args AS (SELECT rb_or_cardinality(s0.r, s1.r, s2.r, s3.r, s4.r, s5.r, s6.r, s7.r, s8.r, s9.r) AS o,
-                     rb_xor_cardinality(s0.r, s1.r, s2.r, s3.r, s4.r, s5.r, s6.r, s7.r, s8.r, s9.r) AS x,
+     args AS (SELECT rb_or_cardinality(s0.r, s1.r, s2.r, s3.r, s4.r, s5.r, s6.r, s7.r, s8.r, s9.r, s10.r, s11.r, s12.r, s13.r) AS o,
+                     rb_xor_cardinality(s0.r, s1.r, s2.r, s3.r, s4.r, s5.r, s6.r, s7.r, s8.r, s9.r, s10.r, s11.r, s12.r, s13.r) AS x,
                      rb_and_cardinality(s0.r, s2.r) AS a,
-                     rb_or(s0.r, s1.r, s2.r, s3.r, s4.r, s5.r, s6.r, s7.r, s8.r, s9.r) AS os
-                FROM big_many s0, big_many s1, big_many s2, big_many s3, big_many s4,
-                     big_many s5, big_many s6, big_many s7, big_many s8, big_many s9
-               WHERE (s0.k, s1.k, s2.k, s3.k, s4.k, s5.k, s6.k, s7.k, s8.k, s9.k)
-                     = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9)),
+                     rb_or(s0.r, s1.r, s2.r, s3.r, s4.r, s5.r, s6.r, s7.r, s8.r, s9.r, s10.r, s11.r, s12.r, s13.r) AS os
+                FROM big_many s0, big_many s1, big_many s2, big_many s3, big_many s4, big_many s5, big_many s6, big_many s7, big_many s8, big_many s9, big_many s10, big_many s11, big_many s12, big_many s13
+               WHERE (s0.k, s1.k, s2.k, s3.k, s4.k, s5.k, s6.k, s7.k, s8.k, s9.k, s10.k, s11.k, s12.k, s13.k)
+                     = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13)),
      arr AS (SELECT rb_or_cardinality(VARIADIC array_agg(r)) AS o,
                     rb_xor_cardinality(VARIADIC array_agg(r)) AS x,
                     rb_or(VARIADIC array_agg(r)) AS os FROM big_many)

@@ -26,6 +26,9 @@ const COUNT_MARKS_UP_TO: u64 = 512;
 /// count and extraction, where the merge kernels cost a step per value.
 const ARRAY_MAX: u64 = 4096;
 const MERGE_ARRAYS_UP_TO: usize = 8;
+/// Up to this many arrays are merged even when they hold few values: one or two
+/// merges cost less than marking the values and reading them back in order.
+const MERGE_FIRST_UP_TO: usize = 3;
 /// Up to this many views, their containers are grouped by merging the directories.
 const MERGE_VIEWS_UP_TO: usize = 32;
 
@@ -79,6 +82,11 @@ pub fn or_many(views: &[RoaringView<'_>]) -> Writer {
         // A few values are sorted; more are ORed into the bitmap and pushed in their
         // canonical kind (an array when they fit one), which costs a scan of 8 kB
         // where sorting thousands of values cost 10 to 50 times that.
+        if all_arrays && group.len() <= MERGE_FIRST_UP_TO && card <= ARRAY_MAX {
+            union_arrays(group, &mut lows, &mut tmp);
+            w.push_sorted_lows(key, &lows);
+            continue;
+        }
         if all_arrays && card <= MARK_UP_TO {
             let marks = marks.get_or_insert_with(Marks::new);
             marks.mark::<true>(group);
