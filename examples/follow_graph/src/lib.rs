@@ -1,12 +1,15 @@
 //! A deterministic power-law follow graph, and its loading into PostgreSQL twice:
 //! as `users(uid, followers roaring64, following roaring64)` by binary COPY of
 //! native roaring64 bytes, and as an edge table `follows(actor, target)` with the
-//! two btree indexes its questions need. See README.md.
+//! two btree indexes its questions need; and (`firehose`) a stream of follow events
+//! applied to both while the questions run. See README.md.
 
 use std::io::Write;
 use std::time::{Duration, Instant};
 
 use postgres::Client;
+
+pub mod firehose;
 
 /// The graph: for each user (uid 1..=n), the sorted uids it follows.
 pub struct Graph {
@@ -15,7 +18,7 @@ pub struct Graph {
 
 /// splitmix64: a small deterministic generator, seeded per user so the graph does
 /// not depend on the order users are generated in.
-fn splitmix(state: &mut u64) -> u64 {
+pub(crate) fn splitmix(state: &mut u64) -> u64 {
     *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
     let mut z = *state;
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -23,7 +26,7 @@ fn splitmix(state: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
-fn uniform(state: &mut u64) -> f64 {
+pub(crate) fn uniform(state: &mut u64) -> f64 {
     (splitmix(state) >> 11) as f64 / (1u64 << 53) as f64
 }
 
@@ -37,7 +40,7 @@ fn out_degree(state: &mut u64, users: u32) -> u32 {
 
 /// A target: uid `1 + n u^3` for uniform u, so low uids are followed most (the
 /// in-degree follows a power law; uid 1 is the celebrity).
-fn target(state: &mut u64, users: u32) -> u32 {
+pub(crate) fn target(state: &mut u64, users: u32) -> u32 {
     let u = uniform(state);
     1 + ((users as f64) * u * u * u) as u32 % users
 }

@@ -2,11 +2,13 @@
 //! answers the example questions for a few users. See README.md.
 //!
 //!   cargo run --release -p follow_graph -- [--users N] [--host H] [--port P] [--dbname D]
+//!       [--firehose SECS [--rate N] [--flush-ms MS] [--readers N]]
 //!   cargo run --release -p follow_graph -- --help
 
 use std::time::Instant;
 
 use clap::Parser;
+use follow_graph::firehose::{self, Plan};
 use follow_graph::{generate, load_edges, load_users, script, statement, QUESTIONS};
 use postgres::{Client, NoTls};
 
@@ -25,6 +27,23 @@ struct Args {
     /// a database the example may fill (it creates its tables there)
     #[arg(long, default_value = "postgres")]
     dbname: String,
+    /// then run the firehose for this many seconds: a stream of follow events applied
+    /// in batches while the questions run (after as long, at most 30 s, of the
+    /// questions alone); 0: no firehose
+    #[arg(long, default_value_t = 0)]
+    firehose: u32,
+    /// events per second the firehose offers
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u32).range(1..))]
+    rate: u32,
+    /// milliseconds of events in each batch
+    #[arg(long, default_value_t = 1_000, value_parser = clap::value_parser!(u64).range(1..))]
+    flush_ms: u64,
+    /// connections asking the questions during the firehose
+    #[arg(long, default_value_t = 8)]
+    readers: u32,
+    /// questions per second they ask in all, at a fixed rate
+    #[arg(long, default_value_t = 800, value_parser = clap::value_parser!(u32).range(1..))]
+    questions_per_s: u32,
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -95,6 +114,54 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 show(&y),
                 te.as_secs_f64() * 1e3
             );
+        }
+    }
+    if args.firehose > 0 {
+        let plan = Plan {
+            conn: conn.clone(),
+            users,
+            rate: args.rate,
+            flush: std::time::Duration::from_millis(args.flush_ms),
+            idle_secs: args.firehose.min(30),
+            secs: args.firehose,
+            readers: args.readers,
+            questions_per_s: args.questions_per_s,
+            edges: true,
+        };
+        println!(
+            "firehose: {} questions/s on {} connections, alone for {} s, then for {} s with {} events/s in batches of {} ms",
+            plan.questions_per_s, plan.readers, plan.idle_secs, plan.secs, plan.rate, args.flush_ms
+        );
+        let r = firehose::run(&plan)?;
+        println!(
+            "  {} events, {:.0} per second; {} batches of {:.1} ms each; the longest wait {:.2} s",
+            r.events,
+            r.events_per_s,
+            r.batches,
+            r.batch_ms,
+            r.max_lag.as_secs_f64()
+        );
+        println!(
+            "  WAL per event: users {:.0} bytes, follows {:.0} bytes",
+            r.wal_per_event,
+            r.edges_wal_per_event.unwrap_or(f64::NAN)
+        );
+        let mb = |b: i64| b >> 20;
+        println!(
+            "  users: {} MB before, {} MB half-way, {} MB at the end",
+            mb(r.users_bytes[0]),
+            mb(r.users_bytes[1]),
+            mb(r.users_bytes[2])
+        );
+        for (q, [p50, p99, lp50, lp99]) in &r.questions {
+            println!(
+                "  {q:<17} p50 {p50:.3} ms, p99 {p99:.3} ms alone; p50 {lp50:.3} ms, p99 {lp99:.3} ms with the firehose"
+            );
+        }
+        let differing = r.differing.unwrap_or(0);
+        println!("  users whose sets differ from the edge table's: {differing}");
+        if differing != 0 {
+            return Err("the two representations disagree after the firehose".into());
         }
     }
     Ok(())

@@ -15,7 +15,17 @@ fn help_prints_usage_and_exits_0() {
     let out = run(&["--help"]);
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8_lossy(&out.stdout);
-    for flag in ["--users", "--host", "--port", "--dbname"] {
+    for flag in [
+        "--users",
+        "--host",
+        "--port",
+        "--dbname",
+        "--firehose",
+        "--rate",
+        "--flush-ms",
+        "--readers",
+        "--questions-per-s",
+    ] {
         assert!(text.contains(flag), "help lacks {flag}: {text}");
     }
 }
@@ -34,6 +44,8 @@ fn wrong_arguments_exit_2() {
         &["--users", "0"][..],
         &["--users", "ten"],
         &["--port", "99999"],
+        &["--rate", "0"],
+        &["--flush-ms", "soon"],
     ] {
         let out = run(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");

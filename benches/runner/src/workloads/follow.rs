@@ -2,6 +2,9 @@
 //! as roaring64 sets and as an edge table, check that both answer alike, then run
 //! each question under pgbench at 8 clients.
 
+use std::time::Duration;
+
+use follow_graph::firehose::{self as fh, Plan};
 use follow_graph::{generate, load_edges, load_users, script, statement, QUESTIONS};
 
 use crate::measure::{Record, ARR, EDGES, R64, RB64};
@@ -48,7 +51,73 @@ pub fn steps(cfg: &Config) -> Vec<Step> {
             },
         ));
     }
+    steps.push(step("follow_graph", "firehose", move |ctx: &mut Ctx| {
+        firehose(ctx, users)
+    }));
     steps
+}
+
+/// The firehose (follow_graph::firehose): follow and unfollow events applied in
+/// batches of one second to `users` and to the edge table while the questions run at
+/// a fixed rate; events per second, WAL per event, and the questions' latencies
+/// alone and under the stream. Both representations must agree afterwards.
+fn firehose(ctx: &mut Ctx, users: u32) {
+    let cfg = &ctx.cfg;
+    let plan = Plan {
+        conn: format!(
+            "host={} port={} user=postgres dbname={}",
+            cfg.host, cfg.port, cfg.dbname
+        ),
+        users,
+        rate: cfg.pick(2_000, 10_000),
+        flush: Duration::from_secs(1),
+        idle_secs: cfg.pick(2, 30),
+        secs: cfg.pick(4, 300),
+        readers: 8,
+        questions_per_s: cfg.pick(400, 800),
+        edges: true,
+    };
+    let r = fh::run(&plan).expect("the firehose runs");
+    let case = format!("{} events/s offered, batches of 1 s", plan.rate);
+    let mut rec = Record::new("follow_graph/firehose", &case, R64);
+    rec.tps = Some(r.events_per_s);
+    rec.bytes = Some(r.wal_per_event.round() as u64);
+    rec.median_ms = Some(r.batch_ms);
+    rec.rows = Some(r.events);
+    rec.note = Some(format!(
+        "events/s applied, WAL per event; {} batches of {:.1} ms; the longest wait {:.2} s; \
+         users {} MB before, {} MB half-way, {} MB at the end",
+        r.batches,
+        r.batch_ms,
+        r.max_lag.as_secs_f64(),
+        r.users_bytes[0] >> 20,
+        r.users_bytes[1] >> 20,
+        r.users_bytes[2] >> 20
+    ));
+    let mut edges = Record::new("follow_graph/firehose", &case, EDGES);
+    edges.tps = Some(r.events_per_s);
+    edges.bytes = r.edges_wal_per_event.map(|w| w.round() as u64);
+    edges.note = Some("the same batches, WAL per event".into());
+    ctx.add(vec![rec, edges]);
+    for (q, [p50, p99, lp50, lp99]) in &r.questions {
+        let workload = format!("follow_graph/firehose: {q}");
+        let at = format!(
+            "{} questions/s at {} connections",
+            plan.questions_per_s, plan.readers
+        );
+        let mut alone = Record::new(&workload, &format!("{at}, alone"), R64);
+        (alone.median_ms, alone.p99_ms) = (Some(*p50), Some(*p99));
+        let mut loaded = Record::new(&workload, &format!("{at}, with the firehose"), R64);
+        (loaded.median_ms, loaded.p99_ms) = (Some(*lp50), Some(*lp99));
+        ctx.add(vec![alone]);
+        ctx.add(vec![loaded]);
+    }
+    if r.differing != Some(0) {
+        ctx.fail(format!(
+            "follow_graph/firehose: {:?} users' sets differ from the edge table's",
+            r.differing
+        ));
+    }
 }
 
 fn load(ctx: &mut Ctx, users: u32) {

@@ -1,0 +1,6 @@
+-- A table that takes a stream of updates: vacuum it (and its TOAST table) after 1% of
+-- its rows change, with no cost delay, so that the space of old row versions is
+-- reused about as fast as the stream makes them.
+ALTER TABLE users SET (autovacuum_vacuum_scale_factor = 0.01, autovacuum_vacuum_cost_delay = 0,
+                       toast.autovacuum_vacuum_scale_factor = 0.01,
+                       toast.autovacuum_vacuum_cost_delay = 0);
