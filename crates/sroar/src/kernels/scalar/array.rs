@@ -136,8 +136,26 @@ fn merge_branchless(
     (i, j)
 }
 
+/// Up to this many pairs, two arrays are intersected by comparing every value of
+/// one with every value of the other: no step waits on the one before, where a
+/// merge's next loads wait on its last comparison (small sets hold a few values per
+/// container, so their intersections are mostly of such arrays).
+const ALL_PAIRS_UP_TO: usize = 64;
+
+/// Whether `x` is in `v`, comparing with every value (no early exit, so that the
+/// loop is branch-free).
+#[inline(always)]
+fn holds(v: &[[u8; 2]], x: u16) -> bool {
+    v.iter().fold(false, |found, e| found | (u16::from_le_bytes(*e) == x))
+}
+
 /// `a ∩ b`, appended to `out`.
 pub fn intersect(a: &[[u8; 2]], b: &[[u8; 2]], out: &mut Vec<u16>) {
+    if a.len() * b.len() <= ALL_PAIRS_UP_TO {
+        // In `a`'s order, so ascending.
+        out.extend(a.iter().map(|e| u16::from_le_bytes(*e)).filter(|&x| holds(b, x)));
+        return;
+    }
     if should_gallop(a.len().min(b.len()), a.len().max(b.len())) {
         for_each_common(a, b, |x| {
             out.push(x);
@@ -150,6 +168,9 @@ pub fn intersect(a: &[[u8; 2]], b: &[[u8; 2]], out: &mut Vec<u16>) {
 
 /// `|a ∩ b|`.
 pub fn intersect_count(a: &[[u8; 2]], b: &[[u8; 2]]) -> u32 {
+    if a.len() * b.len() <= ALL_PAIRS_UP_TO {
+        return a.iter().map(|e| u32::from(holds(b, u16::from_le_bytes(*e)))).sum();
+    }
     let mut n = 0u32;
     if should_gallop(a.len().min(b.len()), a.len().max(b.len())) {
         for_each_common(a, b, |_| {
