@@ -9,6 +9,8 @@
 #                                     groups of BENCHMARKS.md; a wrong name lists them)
 #   scripts/bench.sh --reps N         time each query N times (default 5, 2 with --smoke)
 #   scripts/bench.sh --publish        also copy the results to benches/results/
+#   scripts/bench.sh --scale bluesky  the follow graph at Bluesky's size (5.5M users,
+#                                     164M follows; the edge table alone needs 16 GB)
 #   scripts/bench.sh --help           this text
 #
 # It installs what is missing (as setup.sh does), builds pg_roaringbitmap 1.2 from
@@ -19,12 +21,17 @@
 
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-parse_flags "--smoke --only: --reps: --publish" "$@"
+parse_flags "--smoke --only: --reps: --publish --scale:" "$@"
 runner_flags=()
 [ -n "$flag_smoke" ] && runner_flags+=(--smoke)
 [ -n "$flag_only" ] && runner_flags+=(--only "$flag_only")
 [ -n "$flag_reps" ] && runner_flags+=(--reps "$flag_reps")
 [ -n "$flag_publish" ] && runner_flags+=(--publish)
+case $flag_scale in
+    "" | default | bluesky) ;;
+    *) parse_error "--scale takes default or bluesky, not '$flag_scale'" ;;
+esac
+[ -n "$flag_scale" ] && runner_flags+=(--scale "$flag_scale")
 
 install_prerequisites
 install_extension

@@ -51,6 +51,7 @@ done
 # Flags with values, and combinations that make no sense.
 expect 2 bench.sh --only && { grep -q -- "--only needs a value" <<<"$err" || fail "bench.sh --only: no word on the missing value"; }
 expect 2 bench.sh --smoke --reps || true
+expect 2 bench.sh --scale huge && { grep -q -- "--scale takes default or bluesky" <<<"$err" || fail "bench.sh --scale huge: no word on the value"; }
 expect 2 bench.sh --smoke=1 || true
 expect 2 package.sh && { grep -q -- "--out DIR is required" <<<"$err" || fail "package.sh without --out: no word on it"; }
 expect 2 package.sh /out || true

@@ -30,6 +30,8 @@ use measure::Record;
 /// What a run is asked to do.
 pub struct Config {
     pub smoke: bool,
+    /// The follow graph at Bluesky's size (`--scale bluesky`).
+    pub bluesky: bool,
     pub reps: u32,
     pub root: PathBuf,
     pub out: PathBuf,
@@ -157,6 +159,10 @@ struct Args {
     /// also copy the results to benches/results/
     #[arg(long)]
     publish: bool,
+    /// the follow graph's size: `default` (a million users; ten thousand with
+    /// --smoke) or `bluesky` (5.5M users and 164M follows, as Bluesky's graph)
+    #[arg(long, default_value = "default", value_parser = ["default", "bluesky"])]
+    scale: String,
 }
 
 fn main() {
@@ -171,6 +177,7 @@ fn main() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
     let cfg = Config {
         smoke,
+        bluesky: args.scale == "bluesky",
         reps: args.reps.unwrap_or(if smoke { 2 } else { 5 }),
         out: args.out.unwrap_or_else(|| root.join("target/bench")),
         pgbin: args.pgbin,

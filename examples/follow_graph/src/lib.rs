@@ -30,16 +30,62 @@ pub(crate) fn uniform(state: &mut u64) -> f64 {
     (splitmix(state) >> 11) as f64 / (1u64 << 53) as f64
 }
 
-/// How many users one user follows: Pareto with shape 1.5 and scale 10 (mean 30),
-/// capped at 10,000, so most follow a few dozen and a few follow thousands.
-fn out_degree(state: &mut u64, users: u32) -> u32 {
+/// The shape of a generated graph.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Shape {
+    /// The scale of the Pareto out-degree (shape 1.5): its mean is three times this.
+    pub degree_scale: f64,
+    /// Targets are uid `1 + n u^power`: the larger, the more follows go to the most
+    /// followed users.
+    pub target_power: f64,
+}
+
+impl Shape {
+    /// The shape named `default` or `bluesky`.
+    pub fn named(name: &str) -> Option<Shape> {
+        match name {
+            "default" => Some(Shape::DEFAULT),
+            "bluesky" => Some(Shape::BLUESKY),
+            _ => None,
+        }
+    }
+
+    /// The example's default: about 30 follows per user, uid 1 followed by about 1%
+    /// of the users at a million.
+    pub const DEFAULT: Shape = Shape {
+        degree_scale: 10.0,
+        target_power: 3.0,
+    };
+
+    /// Bluesky's follow graph as GraphD keeps it: 5.5M users with 164M follows, the
+    /// largest follower set near 876k (at `users` = 5,500,000).
+    pub const BLUESKY: Shape = Shape {
+        degree_scale: BLUESKY_DEGREE_SCALE,
+        target_power: BLUESKY_TARGET_POWER,
+    };
+}
+
+// Tuned with the ignored test `shape_figures` at 5,500,000 users: 164,083,439 follows,
+// the largest follower set 878,110 (the default shape gives 158.9M and 686k).
+const BLUESKY_DEGREE_SCALE: f64 = 10.33;
+const BLUESKY_TARGET_POWER: f64 = 3.16;
+
+/// How many users one user follows: Pareto with shape 1.5 (mean three times the
+/// scale), capped at 10,000, so most follow a few dozen and a few follow thousands.
+fn out_degree(state: &mut u64, users: u32, scale: f64) -> u32 {
     let u = 1.0 - uniform(state);
-    let d = 10.0 / u.powf(1.0 / 1.5);
+    let d = scale / u.powf(1.0 / 1.5);
     (d as u32).clamp(1, 10_000).min(users.saturating_sub(1))
 }
 
-/// A target: uid `1 + n u^3` for uniform u, so low uids are followed most (the
+/// A target: uid `1 + n u^power` for uniform u, so low uids are followed most (the
 /// in-degree follows a power law; uid 1 is the celebrity).
+fn target_shaped(state: &mut u64, users: u32, power: f64) -> u32 {
+    let u = uniform(state);
+    1 + ((users as f64) * u.powf(power)) as u32 % users
+}
+
+/// [`target_shaped`] with the default power (the firehose draws its targets so).
 pub(crate) fn target(state: &mut u64, users: u32) -> u32 {
     let u = uniform(state);
     1 + ((users as f64) * u * u * u) as u32 % users
@@ -47,14 +93,23 @@ pub(crate) fn target(state: &mut u64, users: u32) -> u32 {
 
 /// Generates the graph of `users` users (about 30 follows each on average).
 pub fn generate(users: u32) -> Graph {
+    generate_shaped(users, Shape::DEFAULT)
+}
+
+/// Generates the graph of `users` users with the given shape.
+pub fn generate_shaped(users: u32, shape: Shape) -> Graph {
     let mut following = Vec::with_capacity(users as usize);
     for uid in 1..=users {
         let mut state = 0x5eed_0000_0000_0000 ^ u64::from(uid);
-        let d = out_degree(&mut state, users) as usize;
+        let d = out_degree(&mut state, users, shape.degree_scale) as usize;
         let mut out = Vec::with_capacity(d);
         let mut tries = 0;
         while out.len() < d && tries < 4 * d {
-            let t = target(&mut state, users);
+            let t = if shape == Shape::DEFAULT {
+                target(&mut state, users)
+            } else {
+                target_shaped(&mut state, users, shape.target_power)
+            };
             if t != uid {
                 out.push(t);
             }
@@ -308,6 +363,30 @@ mod tests {
         counts.sort_unstable();
         assert!(top > 50 * counts[counts.len() / 2].max(1), "{top}");
         assert_eq!(counts.iter().sum::<usize>() as u64, g.edges());
+    }
+
+    /// Prints a shape's figures: SHAPE_USERS, SHAPE_SCALE, SHAPE_POWER.
+    #[test]
+    #[ignore]
+    fn shape_figures() {
+        let env = |k: &str, d: f64| {
+            std::env::var(k)
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(d)
+        };
+        let users = env("SHAPE_USERS", 5_500_000.0) as u32;
+        let shape = Shape {
+            degree_scale: env("SHAPE_SCALE", 10.0),
+            target_power: env("SHAPE_POWER", 3.0),
+        };
+        let g = generate_shaped(users, shape);
+        let top = g.followers().iter().map(Vec::len).max().unwrap_or(0);
+        println!(
+            "{shape:?}: {} users, {} follows, largest follower set {top}",
+            g.users(),
+            g.edges()
+        );
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Generates a follow graph, loads it as roaring64 sets and as an edge table, and
 //! answers the example questions for a few users. See README.md.
 //!
-//!   cargo run --release -p follow_graph -- [--users N] [--host H] [--port P] [--dbname D]
+//!   cargo run --release -p follow_graph -- [--users N] [--shape default|bluesky] [--host H] [--port P] [--dbname D]
 //!       [--firehose SECS [--rate N] [--flush-ms MS] [--readers N]]
 //!   cargo run --release -p follow_graph -- --help
 
@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use clap::Parser;
 use follow_graph::firehose::{self, Plan};
-use follow_graph::{generate, load_edges, load_users, script, statement, QUESTIONS};
+use follow_graph::{generate_shaped, load_edges, load_users, script, statement, Shape, QUESTIONS};
 use postgres::{Client, NoTls};
 
 /// Generates a follow graph, loads it as roaring64 sets and as an edge table, and
@@ -20,6 +20,10 @@ struct Args {
     /// users in the generated graph
     #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u32).range(1..))]
     users: u32,
+    /// the graph's shape: `default` (about 30 follows per user) or `bluesky` (tuned so
+    /// that 5,500,000 users have 164M follows and a largest follower set near 876k)
+    #[arg(long, default_value = "default", value_parser = ["default", "bluesky"])]
+    shape: String,
     #[arg(long, default_value = "127.0.0.1")]
     host: String,
     #[arg(long, default_value_t = 15432)]
@@ -57,7 +61,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     c.batch_execute("CREATE EXTENSION IF NOT EXISTS sroar_pg")?;
 
     let start = Instant::now();
-    let g = generate(users);
+    let g = generate_shaped(users, Shape::named(&args.shape).expect("a known shape"));
     println!(
         "generated {} users, {} follows in {:.1} s",
         g.users(),

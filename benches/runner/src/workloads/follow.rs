@@ -5,19 +5,23 @@
 use std::time::Duration;
 
 use follow_graph::firehose::{self as fh, Plan};
-use follow_graph::{generate, load_edges, load_users, script, statement, QUESTIONS};
+use follow_graph::{generate_shaped, load_edges, load_users, script, statement, Shape, QUESTIONS};
 
 use crate::measure::{Record, ARR, EDGES, R64, RB64};
 use crate::workloads::pgbench::{record, run, script_name};
 use crate::{step, Config, Ctx, Step};
 
 pub fn steps(cfg: &Config) -> Vec<Step> {
-    let users = cfg.pick(10_000u32, 1_000_000);
+    let (users, shape) = if cfg.bluesky {
+        (5_500_000, Shape::BLUESKY)
+    } else {
+        (cfg.pick(10_000u32, 1_000_000), Shape::DEFAULT)
+    };
     let secs = cfg.pick(2u32, 10);
     let mut steps = vec![step(
         "follow_graph",
         format!("load {users} users"),
-        move |ctx: &mut Ctx| load(ctx, users),
+        move |ctx: &mut Ctx| load(ctx, users, shape),
     )];
     steps.push(step(
         "follow_graph",
@@ -120,8 +124,8 @@ fn firehose(ctx: &mut Ctx, users: u32) {
     }
 }
 
-fn load(ctx: &mut Ctx, users: u32) {
-    let g = generate(users);
+fn load(ctx: &mut Ctx, users: u32, shape: Shape) {
+    let g = generate_shaped(users, shape);
     let case = format!("{} users, {} follows", g.users(), g.edges());
     let sets = load_users(&mut ctx.db.client, &g).expect("load users");
     let edges = load_edges(&mut ctx.db.client, &g).expect("load follows");
