@@ -17,7 +17,7 @@ const FULL: u32 = 1 << 16;
 const SORT_UP_TO: u64 = 128;
 /// Up to this many values in a key of arrays, their union is found by marking
 /// them one by one (see [`Marks`]).
-const MARK_UP_TO: u64 = 256;
+const MARK_UP_TO: u64 = 1024;
 /// Up to this many values in a key of arrays, the count of their union is found
 /// by marking them (a union that is not kept needs no order).
 const COUNT_MARKS_UP_TO: u64 = 512;
