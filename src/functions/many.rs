@@ -2,8 +2,6 @@
 //! intersection and symmetric difference with no intermediate values, and one set's
 //! intersection sizes with each of many (retention and funnel counts).
 
-use std::cell::OnceCell;
-
 use pgrx::datum::Array;
 use sroar::{Roaring, RoaringView, SetOp};
 use sroar_pg_macros::sql_fn;
@@ -21,32 +19,19 @@ type Sets<'a> = Array<'a, &'a [u8]>;
 
 /// One set of a many-set call, held for the call and read when first needed.
 enum Held<'fcx> {
-    /// A stored value, and its bytes once read whole.
-    Stored(Stored<'fcx>, OnceCell<&'fcx [u8]>),
+    Stored(Stored<'fcx>),
     InArray(&'fcx [u8]),
     Parsed(Roaring),
 }
 
-impl<'fcx> Held<'fcx> {
-    fn stored(s: Stored<'fcx>) -> Self {
-        Held::Stored(s, OnceCell::new())
-    }
-
-    fn view(&self) -> RoaringView<'_> {
-        match self {
-            Held::Stored(s, whole) => stored_view(whole.get_or_init(|| s.whole())),
-            Held::InArray(bytes) => stored_view(bytes),
-            Held::Parsed(r) => r.view(),
-        }
-    }
-
-    /// The set, read for as long as the result is held: a stored one not read
-    /// before is read for it alone, and its detoasted copy freed with it (see
-    /// [`Stored::read_whole`]).
+impl Held<'_> {
+    /// The set, read for as long as the result is held: a stored one is read for
+    /// it alone, and its detoasted copy freed with it (see [`Stored::read_whole`]).
     fn read(&self) -> Read<'_> {
         match self {
-            Held::Stored(s, whole) if whole.get().is_none() => Read::Whole(s.read_whole()),
-            _ => Read::View(self.view()),
+            Held::Stored(s) => Read::Whole(s.read_whole()),
+            Held::InArray(bytes) => Read::View(stored_view(bytes)),
+            Held::Parsed(r) => Read::View(r.view()),
         }
     }
 
@@ -55,7 +40,7 @@ impl<'fcx> Held<'fcx> {
     /// its sets, since a smaller value mostly holds fewer values.
     fn byte_len(&self) -> usize {
         match self {
-            Held::Stored(s, _) => s.byte_len(),
+            Held::Stored(s) => s.byte_len(),
             Held::InArray(bytes) => bytes.len(),
             Held::Parsed(r) => r.as_bytes().len(),
         }
@@ -89,7 +74,7 @@ fn from_args<'fcx>(call: Call<'fcx>) -> Option<Vec<Held<'fcx>>> {
         .into_iter()
         .map(|s| {
             s.map(|s| match s {
-                SetArg::Stored(v) => Held::stored(Stored::new(v, call)),
+                SetArg::Stored(v) => Held::Stored(Stored::new(v, call)),
                 SetArg::Text(t) => Held::Parsed(parse_set(t)),
             })
         })
@@ -126,7 +111,7 @@ fn intersection(held: &[Held<'_>]) -> Roaring {
         [] => Roaring::default(),
         // One set: a copy of it, which cannot pass the limit its value is under.
         [one] => SetOp::And
-            .many(&[one.view()])
+            .many(&[one.read().view()])
             .into_roaring()
             .unwrap_or_else(|e| errors::too_large(e.needed)),
         [first, second, ref rest @ ..] => fold_and(first, second, rest),
@@ -138,7 +123,7 @@ fn intersection(held: &[Held<'_>]) -> Roaring {
 fn intersection_len(held: &[Held<'_>]) -> u64 {
     match smallest_first(held)[..] {
         [] => 0,
-        [one] => one.view().len(),
+        [one] => one.read().view().len(),
         [first, second] => first.read().view().and_len(&second.read().view()),
         [first, second, ref middle @ .., last] => {
             let acc = fold_and(first, second, middle);
