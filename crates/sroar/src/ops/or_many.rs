@@ -5,7 +5,7 @@ use hashbrown::HashMap;
 use super::key_hash::KeyHash;
 use super::pair::{is_full, payload_bound, run_bound_bytes};
 use crate::container::bitmap::WORDS;
-use crate::container::Container;
+use crate::container::{Container, ARRAY_MAX};
 use crate::kernels::{array, array_bitmap, bitmap, run};
 use crate::view::RoaringView;
 use crate::writer::Writer;
@@ -21,10 +21,9 @@ const MARK_UP_TO: u64 = 1024;
 /// Up to this many values in a key of arrays, the count of their union is found
 /// by marking them (a union that is not kept needs no order).
 const COUNT_MARKS_UP_TO: u64 = 512;
-/// Arrays whose union is an array (at most this many values in all) are merged
+/// Arrays whose union is an array (at most `ARRAY_MAX` values in all) are merged
 /// pairwise, up to this many of them: a bitmap would cost an 8 kB clear, fill,
 /// count and extraction, where the merge kernels cost a step per value.
-const ARRAY_MAX: u64 = 4096;
 const MERGE_ARRAYS_UP_TO: usize = 8;
 /// Up to this many arrays are merged even when they hold few values: one or two
 /// merges cost less than marking the values and reading them back in order.
@@ -37,10 +36,11 @@ const MERGE_VIEWS_UP_TO: usize = 32;
 ///
 /// The containers are gathered first, grouped by key, which sizes the writer
 /// once. Then, per key: a single container is copied verbatim; a full container
-/// ends the key at once; arrays of a few values in all are concatenated, sorted
-/// and deduplicated; anything else is ORed into one scratch
-/// bitmap (stopping as soon as it is full, see `or_into_bitmap`) and pushed in
-/// its canonical kind.
+/// ends the key at once; up to three arrays whose union is an array are merged;
+/// arrays of a few values in all are marked and read back in order ([`Marks`]);
+/// up to eight arrays whose union is an array are merged; other keys of a few
+/// values are sorted; anything else is ORed into one scratch bitmap (stopping as
+/// soon as it is full, see `or_into_bitmap`) and pushed in its canonical kind.
 pub fn or_many(views: &[RoaringView<'_>]) -> Writer {
     let groups = Groups::gather(views);
 
@@ -82,7 +82,7 @@ pub fn or_many(views: &[RoaringView<'_>]) -> Writer {
         // A few values are sorted; more are ORed into the bitmap and pushed in their
         // canonical kind (an array when they fit one), which costs a scan of 8 kB
         // where sorting thousands of values cost 10 to 50 times that.
-        if all_arrays && group.len() <= MERGE_FIRST_UP_TO && card <= ARRAY_MAX {
+        if all_arrays && group.len() <= MERGE_FIRST_UP_TO && card <= u64::from(ARRAY_MAX) {
             union_arrays(group, &mut lows, &mut tmp);
             w.push_sorted_lows(key, &lows);
             continue;
@@ -94,7 +94,7 @@ pub fn or_many(views: &[RoaringView<'_>]) -> Writer {
             w.push_sorted_lows(key, &lows);
             continue;
         }
-        if all_arrays && card <= ARRAY_MAX && group.len() <= MERGE_ARRAYS_UP_TO {
+        if all_arrays && card <= u64::from(ARRAY_MAX) && group.len() <= MERGE_ARRAYS_UP_TO {
             union_arrays(group, &mut lows, &mut tmp);
             w.push_sorted_lows(key, &lows);
             continue;
@@ -120,8 +120,10 @@ pub fn or_many(views: &[RoaringView<'_>]) -> Writer {
 
 /// The cardinality of the union of all `views`, without writing the union. Per key:
 /// a single container counts from its directory entry (its payload is not read), a
-/// full container ends the key, a few values are sorted and counted, and anything
-/// else is ORed into one scratch bitmap and counted there.
+/// full container ends the key, two arrays count as their sizes less their common
+/// values, arrays of a few values in all are marked and counted ([`Marks`]), other
+/// keys of a few values are sorted and counted, and anything else is ORed into one
+/// scratch bitmap and counted there.
 pub fn or_many_len(views: &[RoaringView<'_>]) -> u64 {
     let groups = Groups::gather(views);
     let mut total = 0u64;
