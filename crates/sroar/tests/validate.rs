@@ -657,9 +657,15 @@ proptest! {
         let mut key = 0;
         let mut containers = Vec::new();
         let mut values = Vec::new();
+        // Format 2 stores no kind: a container's kind follows from its cardinality
+        // and payload size. With a cardinality off by `card_err`, the same bytes may
+        // be a valid container of another kind (two array values with cardinality 4
+        // are one run of 4), so only honest cardinalities predict the values.
+        let mut honest = true;
         for p in parts {
             key += p.0;
             let (c, v) = encode_raw(key, p);
+            honest &= c.1 as usize == v.len();
             containers.push(c);
             values.extend(v);
         }
@@ -669,7 +675,11 @@ proptest! {
         let b = raw(&containers, card, min, max);
         check_consistent(&b);
         if let Ok(v) = RoaringView::from_bytes(&b) {
-            prop_assert_eq!(v.iter().collect::<Vec<_>>(), values);
+            if honest {
+                prop_assert_eq!(v.iter().collect::<Vec<_>>(), values);
+            } else {
+                prop_assert_eq!(v.iter().count() as u64, v.len());
+            }
         }
     }
 }
