@@ -51,12 +51,21 @@ select_major "${MAJORS[0]}"
 export SROAR_PG_MAJOR=$PG_MAJOR
 
 PORT=${SROAR_PG_TEST_PORT:-}
+# Every build here is a fresh one in CI: incremental compilation's caches (gigabytes
+# per major) would only use up the disk the four majors share.
+export CARGO_INCREMENTAL=${CARGO_INCREMENTAL:-0}
 
 # Each step's time goes into the summary, so that CI's budget can be read off a run.
 declare -a results=()
 failed=0
+# A failed step also names the free disk, the first thing to rule out when a step
+# that passes elsewhere fails in seconds.
+disk_free() {
+    df -Pk "$ROOT" | awk 'NR == 2 { printf "%.1f GB free", $4 / 1048576 }'
+}
 record() {
     local status=$1 started=$2 name=$3
+    [ "$status" = ok ] || name="$name [disk: $(disk_free)]"
     results+=("$(printf '%-7s %5ss  %s' "$status" $((SECONDS - started)) "$name")")
     [ "$status" = ok ] || failed=$((failed + 1))
 }
@@ -72,6 +81,7 @@ step() {
 }
 
 started=$SECONDS
+disk_at_start=$(disk_free)
 install_prerequisites
 # pg_roaringbitmap 1.2, the peer of the interop tests (tests/client/tests/peers.rs) and
 # of the benchmark smoke run; built from ../shared/vendor in a few seconds.
@@ -206,4 +216,5 @@ done
 say "Summary"
 printf '  %s\n' "${results[@]}"
 echo "$(( ${#results[@]} - failed )) passed, $failed failed, in $((SECONDS / 60)) min $((SECONDS % 60)) s"
+echo "disk: $disk_at_start at the start, $(disk_free) at the end"
 [ "$failed" -eq 0 ]
