@@ -5,17 +5,27 @@
 //! (exponential search) through the longer one.
 
 use super::dispatch::kernels;
+use super::scalar::array::all_pairs;
 
 
 /// `a ∩ b`, appended to `out`.
 #[inline]
 pub fn intersect(a: &[[u8; 2]], b: &[[u8; 2]], out: &mut Vec<u16>) {
+    // The arrays of small sets (a few values a container), compared here: every
+    // tier would hand them to the scalar kernel, through two indirect calls that
+    // cost as much as the comparisons.
+    if all_pairs(a, b) {
+        return super::scalar::array::intersect(a, b, out);
+    }
     (kernels().array_intersect)(a, b, out)
 }
 
 /// `|a ∩ b|`.
 #[inline]
 pub fn intersect_count(a: &[[u8; 2]], b: &[[u8; 2]]) -> u32 {
+    if all_pairs(a, b) {
+        return super::scalar::array::intersect_count(a, b);
+    }
     (kernels().array_intersect_count)(a, b)
 }
 

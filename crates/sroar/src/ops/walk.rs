@@ -85,6 +85,15 @@ pub(crate) fn common_at(
     mut f: impl FnMut(usize, usize) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
     let (na, nb) = (da.len(), db.len());
+    // A set of one or two containers (most sets of a few values) against a longer
+    // directory: its keys are looked up by the directory's search, where a merge
+    // would take a branch taken at random and a gallop per step.
+    if na <= PROBE_UP_TO && nb > 2 * PROBE_UP_TO {
+        return probe(da, db, &mut f);
+    }
+    if nb <= PROBE_UP_TO && na > 2 * PROBE_UP_TO {
+        return probe(db, da, |j, i| f(i, j));
+    }
     let (mut i, mut j) = (0, 0);
     while i < na && j < nb {
         let (ka, kb) = (da.key(i), db.key(j));
@@ -96,6 +105,27 @@ pub(crate) fn common_at(
             f(i, j)?;
             i += 1;
             j += 1;
+        }
+    }
+    ControlFlow::Continue(())
+}
+
+/// A side with at most this many keys looks each one up in the other directory
+/// when that one has more than twice as many.
+const PROBE_UP_TO: usize = 2;
+
+/// [`common_at`] for a `small` directory: each of its keys searched in `large`.
+/// Not inlined, so that the merge's loop, where most of the work is, stays as
+/// compact as it was.
+#[inline(never)]
+fn probe(
+    small: &Directory<'_>,
+    large: &Directory<'_>,
+    mut f: impl FnMut(usize, usize) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    for i in 0..small.len() {
+        if let Ok(j) = large.search(small.key(i)) {
+            f(i, j)?;
         }
     }
     ControlFlow::Continue(())
@@ -188,5 +218,58 @@ mod tests {
         });
         assert!(flow.is_break());
         assert_eq!(both, [4]);
+    }
+}
+
+#[cfg(test)]
+mod paths {
+    use std::collections::BTreeSet;
+
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::builder::from_sorted;
+
+    /// Keys from a small range (narrow keys, searched by a count) or anywhere
+    /// (wide keys, searched by pivots), so that every path of `common_at` and of the
+    /// directory's search meets shared keys.
+    fn keys(max_len: usize) -> impl Strategy<Value = BTreeSet<u64>> {
+        prop_oneof![
+            prop::collection::btree_set(0u64..40, 0..max_len),
+            prop::collection::btree_set(0u64..1 << 20, 0..max_len),
+            prop::collection::btree_set(
+                prop_oneof![0u64..4, (1u64 << 32) - 2..(1 << 32) + 2, (1u64 << 48) - 4..1 << 48],
+                0..max_len
+            ),
+        ]
+    }
+
+    fn view_bytes(keys: &BTreeSet<u64>) -> Vec<u8> {
+        let values: Vec<u64> = keys.iter().map(|k| k << 16).collect();
+        from_sorted(&values).unwrap()
+    }
+
+    proptest! {
+        /// Every way `common_at` pairs two directories (a probe of one or two keys,
+        /// the merge with its gallops) visits exactly the shared keys, in order.
+        #[test]
+        fn common_at_visits_the_shared_keys(
+            a in keys(5),
+            b in keys(200),
+            swap in any::<bool>(),
+        ) {
+            let (a, b) = if swap { (b, a) } else { (a, b) };
+            let (xa, xb) = (view_bytes(&a), view_bytes(&b));
+            let (va, vb) = (RoaringView::from_bytes(&xa).unwrap(), RoaringView::from_bytes(&xb).unwrap());
+            let (da, db) = (va.directory(), vb.directory());
+            let mut seen = Vec::new();
+            let _ = common_at(&da, &db, |i, j| {
+                assert_eq!(da.key(i), db.key(j));
+                seen.push(da.key(i));
+                ControlFlow::Continue(())
+            });
+            let want: Vec<u64> = a.intersection(&b).copied().collect();
+            prop_assert_eq!(seen, want);
+        }
     }
 }

@@ -140,7 +140,13 @@ fn merge_branchless(
 /// one with every value of the other: no step waits on the one before, where a
 /// merge's next loads wait on its last comparison (small sets hold a few values per
 /// container, so their intersections are mostly of such arrays).
-const ALL_PAIRS_UP_TO: usize = 64;
+pub(crate) const ALL_PAIRS_UP_TO: usize = 64;
+
+/// Whether `a` and `b` are intersected by comparing every pair.
+#[inline(always)]
+pub(crate) fn all_pairs(a: &[[u8; 2]], b: &[[u8; 2]]) -> bool {
+    a.len() * b.len() <= ALL_PAIRS_UP_TO
+}
 
 /// Whether `x` is in `v`, comparing with every value (no early exit, so that the
 /// loop is branch-free).
@@ -151,7 +157,7 @@ fn holds(v: &[[u8; 2]], x: u16) -> bool {
 
 /// `a ∩ b`, appended to `out`.
 pub fn intersect(a: &[[u8; 2]], b: &[[u8; 2]], out: &mut Vec<u16>) {
-    if a.len() * b.len() <= ALL_PAIRS_UP_TO {
+    if all_pairs(a, b) {
         // In `a`'s order, so ascending.
         out.extend(a.iter().map(|e| u16::from_le_bytes(*e)).filter(|&x| holds(b, x)));
         return;
@@ -168,7 +174,7 @@ pub fn intersect(a: &[[u8; 2]], b: &[[u8; 2]], out: &mut Vec<u16>) {
 
 /// `|a ∩ b|`.
 pub fn intersect_count(a: &[[u8; 2]], b: &[[u8; 2]]) -> u32 {
-    if a.len() * b.len() <= ALL_PAIRS_UP_TO {
+    if all_pairs(a, b) {
         return a.iter().map(|e| u32::from(holds(b, u16::from_le_bytes(*e)))).sum();
     }
     let mut n = 0u32;
