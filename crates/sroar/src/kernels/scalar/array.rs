@@ -140,7 +140,7 @@ fn merge_branchless(
 /// one with every value of the other: no step waits on the one before, where a
 /// merge's next loads wait on its last comparison (small sets hold a few values per
 /// container, so their intersections are mostly of such arrays).
-pub(crate) const ALL_PAIRS_UP_TO: usize = 64;
+const ALL_PAIRS_UP_TO: usize = 64;
 
 /// Whether `a` and `b` are intersected by comparing every pair.
 #[inline(always)]
