@@ -66,6 +66,15 @@ check_from() {
 }
 
 failed=0
+# A released version's surface is frozen: once sql/releases/ holds the current
+# version's script, a change to sql/sroar_pg.sql needs a new version and an update
+# script, or databases that installed the release would silently differ from new ones.
+if [ -e "$ROOT/sql/releases/sroar_pg--$CURRENT.sql" ] &&
+    ! diff -u "$ROOT/sql/releases/sroar_pg--$CURRENT.sql" "$ROOT/sql/sroar_pg.sql" >&2; then
+    echo "sql/sroar_pg.sql differs from the released $CURRENT (above): raise the version in" \
+        "Cargo.toml and add sql/sroar_pg--$CURRENT--<new>.sql" >&2
+    failed=1
+fi
 # The generated pair, installed beside the real scripts for the length of the check.
 as_root cp "$WORK/sroar_pg--0.0.0.sql" "$WORK/sroar_pg--0.0.0--$CURRENT.sql" "$EXT/"
 trap 'as_root rm -f "$EXT/sroar_pg--0.0.0.sql" "$EXT/sroar_pg--0.0.0--$CURRENT.sql"' EXIT
