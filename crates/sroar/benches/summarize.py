@@ -71,9 +71,10 @@ def ratio(times, ours, others):
 
 
 def verdict(g, m, goal_mean, goal_min):
-    if goal_mean is None:
+    if goal_mean is None and goal_min is None:
         return "–"
-    return "met" if g >= goal_mean and (goal_min is None or m >= goal_min) else "missed"
+    ok = (goal_mean is None or g >= goal_mean) and (goal_min is None or m >= goal_min)
+    return "met" if ok else "missed"
 
 
 def op_table(med, op, form, libs, against):
@@ -99,9 +100,11 @@ def op_table(med, op, form, libs, against):
     return "\n".join(lines), ratios
 
 
-def summary_line(name, ratios_by_op, goal_mean, goal_min=None):
+def summary_line(name, ratios_by_op, goal_mean, goal_min=None, goal_op=None):
     """Rows of the targets table: geomeans over the 12 datasets, their 12 `@64`
-    variants and all 24; a `goal_mean` of None means no goal."""
+    variants and all 24. `goal_mean` is the goal of the geomean over every operation,
+    `goal_min` the least any cell may reach, `goal_op` the least any one operation's
+    geomean may reach; None means no such goal."""
     rows = []
     every = {}
     for op, ratios in list(ratios_by_op.items()) + [("**all**", None)]:
@@ -121,9 +124,20 @@ def summary_line(name, ratios_by_op, goal_mean, goal_min=None):
         gs = geomean(spread)
         m = min(vals)
         mb = min(base) if base else None
+        # An operation's row is held to the per-operation goals, the "all" row to the
+        # geomean's goal and, through the rows above it, to theirs.
+        mean_goal = goal_mean if op == "**all**" else goal_op
+        if op == "**all**" and goal_op is not None:
+            ops = [rs for rs in ratios_by_op.values() if rs]
+            op_means_b = [geomean([r for d, r in rs.items() if r and "@64" not in d]) for rs in ops]
+            op_means = [geomean([r for r in rs.values() if r]) for rs in ops]
+            vb = verdict(gb, mb, mean_goal, goal_min) == "met" and min(op_means_b) >= goal_op
+            va = verdict(g, m, mean_goal, goal_min) == "met" and min(op_means) >= goal_op
+            vb, va = ("met" if vb else "missed"), ("met" if va else "missed")
+        else:
+            vb, va = verdict(gb, mb, mean_goal, goal_min), verdict(g, m, mean_goal, goal_min)
         rows.append(
-            f"| {name} | {op} | {fmt_g(gb)} | {fmt_g(gs)} | {fmt_g(g)} | {m:.2f}× ({worst}) "
-            f"| {verdict(gb, mb, goal_mean, goal_min)} | {verdict(g, m, goal_mean, goal_min)} |"
+            f"| {name} | {op} | {fmt_g(gb)} | {fmt_g(gs)} | {fmt_g(g)} | {m:.2f}× ({worst}) | {vb} | {va} |"
         )
     return rows
 
@@ -144,7 +158,14 @@ def main():
         sys.exit(f"no criterion results under {args.target}/criterion")
     if args.compare:
         return compare(load(args.compare), med)
-    out = []
+    out = [
+        "# The library against CRoaring and roaring-rs",
+        "",
+        "Medians of `cargo bench -p sroar --bench realdata` (BENCHMARKS.md gives the command).",
+        "Ratios are the other library's time over sroar's: above 1, sroar is faster.",
+        machine_line(),
+        "",
+    ]
 
     # -- headline --
     bytes_ratios, bytes_ro_ratios, mem_ratios, mem_rr_ratios = {}, {}, {}, {}
@@ -166,9 +187,9 @@ def main():
     out.append("## Targets\n")
     out.append("| target | operation | geomean, 12 datasets | geomean, 12 `@64` | geomean, all 24 | worst (all 24) | verdict, 12 | verdict, 24 |")
     out.append("|---|---|---:|---:|---:|---:|---|---|")
-    out += summary_line("bytes → bytes ≥ 2× (never < 1×)", bytes_ratios, 2.0, 1.0)
-    out += summary_line("bytes → answer (read-only, same goal)", bytes_ro_ratios, 2.0, 1.0)
-    out += summary_line("in memory ≥ 1× CRoaring", mem_ratios, 1.0)
+    out += summary_line("bytes → bytes ≥ 3× (no cell < 1.5×)", bytes_ratios, 3.0, 1.5)
+    out += summary_line("bytes → answer (read-only, same goal)", bytes_ro_ratios, 3.0, 1.5)
+    out += summary_line("in memory ≥ 1.3× CRoaring (no operation < 1×)", mem_ratios, 1.3, None, 1.0)
     out += summary_line("in memory vs roaring-rs (no goal)", mem_rr_ratios, None)
 
     # -- open --
@@ -257,6 +278,29 @@ def compare(old, new):
                 print(f"| {ds} | {op} | {form} | {fmt_time(a)} | {fmt_time(b)} | {a / b:.2f}× | {fmt_ratio(ro)} | {fmt_ratio(rn)} |")
     if gains:
         print(f"| **geomean** | | | | | **{geomean(gains):.2f}×** | | |")
+
+
+def machine_line():
+    """Where the figures come from: the CPU and its widest SIMD tier (sroar picks the
+    tier at run time), the core count, and the commit measured."""
+    cpu, flags = "unknown CPU", set()
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                key, _, value = line.partition(":")
+                if key.strip() == "model name" and cpu == "unknown CPU":
+                    cpu = value.strip()
+                elif key.strip() == "flags" and not flags:
+                    flags = set(value.split())
+    except OSError:
+        pass
+    tier = "avx512" if {"avx512f", "avx512bw", "avx512vl", "avx512_vpopcntdq", "avx512_vbmi2"} <= flags else "avx2" if "avx2" in flags else "scalar"
+    try:
+        import subprocess
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    except OSError:
+        commit = ""
+    return f"Measured on {cpu}, {os.cpu_count()} cores, SIMD tier {tier}" + (f", at commit {commit}" if commit else "") + "."
 
 
 def load_sizes(target, suffix=".json"):
