@@ -5,7 +5,7 @@ use core::cmp::Ordering;
 use core::ops::{BitAnd, BitOr, BitXor, Sub};
 
 use super::{
-    and, and_len, and_many, and_writer, andnot, andnot_len, andnot_splice, andnot_writer, or_splice, or_writer, xor_writer, are_disjoint_by_headers, cmp, intersects,
+    and, and_len, and_many, and_many_len, and_writer, andnot, andnot_len, andnot_splice, andnot_writer, or_splice, or_writer, xor_writer, are_disjoint_by_headers, cmp, intersects,
     is_subset, is_subset_by_headers, or, or_len, or_many, or_many_len, xor, xor_len, SetOp, XorAccumulator,
 };
 use crate::format::Header;
@@ -237,7 +237,7 @@ impl SetOp {
         match self {
             SetOp::Or => or_many_len(views),
             SetOp::And if views.is_empty() => 0,
-            SetOp::And => and_many(views).len(),
+            SetOp::And => and_many_len(views),
             SetOp::Xor => {
                 let mut acc = XorAccumulator::new();
                 for v in views {

@@ -39,7 +39,7 @@ mod xor;
 pub use accumulate::{Accumulator, SetOp};
 use accumulate::XorAccumulator;
 pub use and::{and, and_writer, are_disjoint_by_headers};
-pub use and_many::and_many;
+pub use and_many::{and_many, and_many_len};
 pub use andnot::{andnot, andnot_splice, andnot_writer};
 pub use intersects::intersects;
 pub use len::{and_len, andnot_len, or_len, xor_len};
