@@ -829,3 +829,63 @@ fn small_changes_to_a_large_set() {
         }
     });
 }
+
+/// A union with a few ids sets their bits in the large set's bitmaps in place while
+/// no added id joins two runs; at the bitmap's edge of canonical (2,048 runs, the
+/// fewest a bitmap may have), an id that joins two runs makes it a run container,
+/// and one that extends or starts a run leaves it a bitmap. Next to them: ids at
+/// the container's ends, ids already present, adjacent new ids, at the u64 line's
+/// edges.
+#[test]
+fn union_sets_bits_in_a_large_sets_bitmaps() {
+    // Runs of 3 with gaps of 1 from 0, the last one [8189, 8190] after a gap of 2:
+    // 2,048 runs over 0..8191, 6,143 values.
+    let edge_lows: BTreeSet<u16> = (0..8192u16).filter(|v| v % 4 != 3 && *v != 8188).collect();
+    let scattered = |seed: u64| -> BTreeSet<u16> {
+        let mut s = seed;
+        (0..6000).map(|_| xorshift(&mut s) as u16).collect()
+    };
+    let mut cases = 0;
+    for_each_tier("union_sets_bits_in_a_large_sets_bitmaps", |_| {
+        for key in [0, 1, 0xFFFF_FFFF, (1 << 48) - 1] {
+            for (name, lows) in [
+                ("edge", edge_lows.clone()),
+                ("scattered", scattered(key + 7)),
+            ] {
+                let mut large = Model::new();
+                put(&mut large, key, &lows);
+                put(&mut large, key ^ 2, &scattered(key + 11));
+                let at = |low: u16| key << 16 | u64::from(low);
+                let present = at(*lows.iter().nth(lows.len() / 2).unwrap());
+                let small_sets: [&[u64]; 10] = [
+                    &[at(3)],                        // joins the first two runs
+                    &[at(8191)],                     // extends the last run (edge: 8190 is in)
+                    &[at(0xFFFF)],                   // a new run at the end
+                    &[at(0), present],               // present already
+                    &[at(9000), at(9001), at(9002)], // adjacent new ids: one new run
+                    &[at(3), at(9000)],              // one join among others
+                    &[at(8193), at(8195), at(8194)], // the third joins the other two
+                    &[at(8187), at(8188)],           // fill a gap of two: one run less
+                    &[at(0xFFFE), at(0xFFFF), (key ^ 2) << 16 | 5],
+                    &[at(20000), u64::MAX, 0],
+                ];
+                for small in small_sets {
+                    let small: Model = small.iter().copied().collect();
+                    let union: Model = large.union(&small).copied().collect();
+                    let (bl, bs) = (build(&large), build(&small));
+                    let (vl, vs) = (view(&bl), view(&bs));
+                    for (order, spliced) in [
+                        ("large | small", ops::or_splice(vl, vs)),
+                        ("small | large", ops::or_splice(vs, vl)),
+                    ] {
+                        let what = format!("{name} bitmap at key {key:#x} | {small:?}: {order}");
+                        assert_eq!(spliced.len(), union.len() as u64, "{what}: len");
+                        assert_encodes(&finish_encode(spliced), &union, &what);
+                    }
+                    cases += 1;
+                }
+            }
+        }
+    });
+    assert!(cases > 0);
+}

@@ -45,6 +45,12 @@ pub fn or_splice<'a>(a: RoaringView<'a>, b: RoaringView<'a>) -> Splice<'a> {
             if same(kept, c) || is_full(kept) {
                 continue;
             }
+            if let Container::Array(x) = c {
+                if sp.add_to_bitmap(i, x) {
+                    i += 1;
+                    continue;
+                }
+            }
             sp.replace(i);
             or_into(key, kept, c, sp.writer(), &mut s);
             i += 1;

@@ -9,6 +9,9 @@
 //! once, into the caller's memory.
 
 use super::Writer;
+use crate::container::array::ArrayView;
+use crate::container::bitmap::BITMAP_BYTES;
+use crate::container::Container;
 use crate::format::directory::Directory;
 use crate::format::encode::{CapacityError, Encode, Encoder, Layout, Plan};
 use crate::view::RoaringView;
@@ -26,7 +29,21 @@ pub struct Splice<'a> {
     /// The next base container not yet kept or dropped.
     next: usize,
     new: Writer,
+    /// Base bitmaps with values added, written as the base's bytes with those bits
+    /// set: a union with a few scattered ids touches most bitmaps of a large set,
+    /// and passing each through the writer would copy it twice more.
+    patches: Vec<Patch>,
+    /// The added values of every patch, in order.
+    patch_lows: Vec<u16>,
     plan: Option<Plan>,
+}
+
+/// A base bitmap container (kept alone in its [`Kept`] block) with the values
+/// `patch_lows[lows]` added, `card` values in all.
+#[derive(Clone, Debug)]
+struct Patch {
+    lows: core::ops::Range<usize>,
+    card: u32,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -34,6 +51,8 @@ struct Kept {
     from: usize,
     to: usize,
     after: usize,
+    /// The block's one container, patched by `patches[p]`.
+    patch: Option<usize>,
 }
 
 /// One container of the result, from wherever it comes.
@@ -41,6 +60,8 @@ struct Kept {
 enum Part {
     Base(usize),
     New(usize),
+    /// Base container `.0` patched by `patches[.1]`.
+    Patched(usize, usize),
 }
 
 impl<'a> Splice<'a> {
@@ -52,6 +73,8 @@ impl<'a> Splice<'a> {
             kept: Vec::new(),
             next: 0,
             new: Writer::new(),
+            patches: Vec::new(),
+            patch_lows: Vec::new(),
             plan: None,
         }
     }
@@ -72,11 +95,12 @@ impl<'a> Splice<'a> {
         }
         let after = self.new.container_count();
         match self.kept.last_mut() {
-            Some(k) if k.to == self.next && k.after == after => k.to = to,
+            Some(k) if k.to == self.next && k.after == after && k.patch.is_none() => k.to = to,
             _ => self.kept.push(Kept {
                 from: self.next,
                 to,
                 after,
+                patch: None,
             }),
         }
         self.next = to;
@@ -87,6 +111,51 @@ impl<'a> Splice<'a> {
     pub(crate) fn replace(&mut self, to: usize) {
         self.keep_to(to);
         self.next = to + 1;
+    }
+
+    /// Adds the values of `values` to base container `i` in place when it is a
+    /// bitmap that stays one (no added value joins two runs, so its run count, and
+    /// with it its canonical kind, cannot fall); false, with nothing done, when the
+    /// caller must write the union itself. Containers before `i` not yet decided
+    /// are kept.
+    pub(crate) fn add_to_bitmap(&mut self, i: usize, values: ArrayView<'_>) -> bool {
+        let Container::Bitmap(b) = self.base.container_at(&self.dir, i) else {
+            return false;
+        };
+        let start = self.patch_lows.len();
+        let (mut card, mut runs_gained, mut prev) = (self.dir.card(i), 0i64, None);
+        for v in (0..values.len()).map(|j| values.get(j)) {
+            if b.contains(v) {
+                continue;
+            }
+            // Values come in ascending order: the left neighbour may be one added
+            // just before, the right one only a base value.
+            let left = v > 0 && (prev == Some(v - 1) || b.contains(v - 1));
+            let right = v < u16::MAX && b.contains(v + 1);
+            runs_gained += 1 - i64::from(left) - i64::from(right);
+            card += 1;
+            prev = Some(v);
+            self.patch_lows.push(v);
+        }
+        if runs_gained < 0 {
+            self.patch_lows.truncate(start);
+            return false;
+        }
+        if self.patch_lows.len() > start {
+            self.keep_to(i);
+            self.kept.push(Kept {
+                from: i,
+                to: i + 1,
+                after: self.new.container_count(),
+                patch: Some(self.patches.len()),
+            });
+            self.patches.push(Patch {
+                lows: start..self.patch_lows.len(),
+                card,
+            });
+            self.next = i + 1;
+        }
+        true
     }
 
     /// Room for `bytes` of new payload: a writer that grows by doubling copies its
@@ -114,7 +183,11 @@ impl<'a> Splice<'a> {
             .flat_map(move |k| {
                 let new = (written..k.after).map(Part::New);
                 written = k.after;
-                new.chain((k.from..k.to).map(Part::Base))
+                let patch = k.patch;
+                new.chain((k.from..k.to).map(move |i| match patch {
+                    Some(p) => Part::Patched(i, p),
+                    None => Part::Base(i),
+                }))
             })
             .chain((self.kept.last().map_or(0, |k| k.after)..self.new.container_count()).map(Part::New))
     }
@@ -131,7 +204,12 @@ impl<'a> Splice<'a> {
                 let e = self.new.entries[j];
                 (e.key, e.card, self.new.entry_end(j) - e.start as usize)
             }
+            Part::Patched(i, p) => (self.dir.key(i), self.patches[p].card, BITMAP_BYTES),
         }
+    }
+
+    fn patched_lows(&self, p: usize) -> &[u16] {
+        &self.patch_lows[self.patches[p].lows.clone()]
     }
 
     /// The smallest (`first`) or largest value of one part.
@@ -146,6 +224,16 @@ impl<'a> Splice<'a> {
             }
             Part::New(_) if first => self.new.min,
             Part::New(_) => self.new.max,
+            Part::Patched(i, p) => {
+                let c = self.base.container_at(&self.dir, i);
+                let lows = self.patched_lows(p);
+                let low = if first {
+                    c.min().into_iter().chain(lows.first().copied()).min()
+                } else {
+                    c.max().into_iter().chain(lows.last().copied()).max()
+                };
+                self.dir.key(i) << 16 | u64::from(low.unwrap_or(0))
+            }
         }
     }
 
@@ -175,7 +263,10 @@ impl<'a> Splice<'a> {
         let kept: u64 = self
             .kept
             .iter()
-            .map(|k| self.dir.card_prefix(k.to) - self.dir.card_prefix(k.from))
+            .map(|k| match k.patch {
+                Some(p) => u64::from(self.patches[p].card),
+                None => self.dir.card_prefix(k.to) - self.dir.card_prefix(k.from),
+            })
             .sum();
         kept + self.new.len()
     }
@@ -210,13 +301,23 @@ impl Encode for Splice<'_> {
             }
             let (key, card, len) = self.shape(p);
             let (kind, from) = match p {
-                Part::Base(i) => (self.dir.slot(i).0, &bytes[self.dir.start(i)..][..len]),
+                Part::Base(i) | Part::Patched(i, _) => {
+                    (self.dir.slot(i).0, &bytes[self.dir.start(i)..][..len])
+                }
                 Part::New(j) => {
                     let entry = self.new.entries[j];
                     (entry.kind, self.new.payload(j))
                 }
             };
-            e.container(key, card, kind, len).copy_from_slice(from);
+            let out = e.container(key, card, kind, len);
+            out.copy_from_slice(from);
+            if let Part::Patched(_, p) = p {
+                // A bitmap's bytes are its 64-bit words in little-endian order:
+                // value v is bit v % 8 of byte v / 8.
+                for &v in self.patched_lows(p) {
+                    out[usize::from(v / 8)] |= 1 << (v % 8);
+                }
+            }
         }
         Ok(())
     }
