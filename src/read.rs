@@ -17,7 +17,9 @@
 use sroar::{Header, PartialReadError, RoaringView, HEADER_MAX_LEN};
 
 use crate::errors;
-use crate::pg::{stored_view, Arg, Call, CallSite, Detoasted, FromArg, RoaringOut, State, Value};
+use crate::pg::{
+    stored_view, Arg, Call, CallSite, Detoasted, FromArg, Owned, RoaringOut, State, Value,
+};
 
 /// Out-of-line values up to this size are read whole: one TOAST index scan for all
 /// their chunks costs less than the three or four scans of a partial read (a
@@ -164,6 +166,23 @@ impl<'fcx> Stored<'fcx> {
             entry.count_read();
         }
         Whole::Read(self.value.detoast())
+    }
+
+    /// The whole value as a copy this call owns, to change in place into the result:
+    /// when it is stored out of line (detoasting copies it anyway) and the call site
+    /// does not keep it (its kept copy is read at no cost, where a copy to own would
+    /// be fetched again); None otherwise.
+    pub fn read_owned(&self) -> Option<Owned<'fcx>> {
+        if !self.toasted() {
+            return None;
+        }
+        if let Some(mut entry) = self.entry() {
+            if entry.kept().is_some() || entry.reads() + 1 >= KEEP_FROM_READ {
+                return None;
+            }
+            entry.count_read();
+        }
+        self.value.detoast().into_owned()
     }
 
     /// [`Stored::whole`] as a view.

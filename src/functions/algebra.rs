@@ -20,6 +20,23 @@ fn rb_and(a: Stored, b: Stored) -> RoaringOut {
 
 #[sql_fn]
 fn rb_or(a: Stored, b: Stored) -> RoaringOut {
+    // `s = rb_or(s, new)` on a large stored set: detoasting copies it anyway, and
+    // when the union only sets bits in its bitmaps that copy becomes the result,
+    // instead of a second copy written anew.
+    let (large, small) = if a.byte_len() >= b.byte_len() {
+        (a, b)
+    } else {
+        (b, a)
+    };
+    if let Some(mut copy) = large.read_owned() {
+        let small = small.whole_view();
+        let edit = Splice::or_over(copy.view(), small).in_place();
+        let Some(edit) = edit else {
+            return Splice::or(copy.view(), small).into();
+        };
+        edit.apply(copy.bytes_mut());
+        return copy.into();
+    }
     let (a, b) = pair(&a, &b);
     Splice::or(a, b).into()
 }

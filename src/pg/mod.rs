@@ -56,7 +56,7 @@ pub use results::{palloc_cstring, Bytea, CStringOut, MaybeRoaring, RoaringOut};
 pub use selectivity::{ColumnStats, JoinRestriction, Operand, Restriction};
 pub use srf::SetOf;
 pub use support::{Expr, IndexClause, IndexedArg, SupportRequest};
-pub use value::{stored_view, Detoasted, Value};
+pub use value::{stored_view, Detoasted, Owned, Value};
 pub use variadic::{variadic_sets, SetArg};
 
 /// The version-1 info record type every entry point returns from its `pg_finfo_*`.

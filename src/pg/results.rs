@@ -63,6 +63,13 @@ impl From<Splice<'_>> for RoaringOut {
     }
 }
 
+/// A copy of an argument changed in place into the result.
+impl From<super::Owned<'_>> for RoaringOut {
+    fn from(v: super::Owned<'_>) -> Self {
+        RoaringOut::Datum(v.into_datum())
+    }
+}
+
 impl From<super::Value<'_>> for RoaringOut {
     fn from(v: super::Value<'_>) -> Self {
         RoaringOut::Datum(v.datum())

@@ -10,7 +10,7 @@
 use core::marker::PhantomData;
 
 use pgrx::pg_sys;
-use pgrx::varlena::varlena_to_byte_slice;
+use pgrx::varlena::{vardata_any, varlena_to_byte_slice, varsize_any_exhdr};
 use sroar::RoaringView;
 
 use super::entry::{Arg, FromArg};
@@ -159,11 +159,64 @@ pub struct Detoasted<'fcx> {
     _call: PhantomData<&'fcx [u8]>,
 }
 
-impl Detoasted<'_> {
+impl<'fcx> Detoasted<'fcx> {
     /// The bytes, which cannot outlive this.
     pub fn bytes(&self) -> &[u8] {
         // SAFETY: a varlena that lives until this is dropped (see `drop`).
         unsafe { varlena_to_byte_slice(self.ptr) }
+    }
+
+    /// The copy detoasting made, to change in place and return as the result; None
+    /// when detoasting made none (the bytes are the caller's then).
+    pub fn into_owned(self) -> Option<Owned<'fcx>> {
+        let this = core::mem::ManuallyDrop::new(self);
+        this.copy.then(|| Owned {
+            ptr: this.ptr,
+            _call: PhantomData,
+        })
+    }
+}
+
+/// A fresh palloc'd copy of a value, in the call's memory context, that nothing
+/// else refers to: it may be changed and returned as the call's result (freed on
+/// drop otherwise).
+pub struct Owned<'fcx> {
+    ptr: *mut pg_sys::varlena,
+    _call: PhantomData<&'fcx [u8]>,
+}
+
+impl Owned<'_> {
+    pub fn bytes(&self) -> &[u8] {
+        // SAFETY: a varlena that lives until this is dropped or returned.
+        unsafe { varlena_to_byte_slice(self.ptr) }
+    }
+
+    pub fn view(&self) -> RoaringView<'_> {
+        stored_view(self.bytes())
+    }
+
+    pub fn bytes_mut(&mut self) -> &mut [u8] {
+        // SAFETY: the data bytes of a detoasted varlena that only `self` refers to
+        // (see `Owned`), borrowed mutably through `self`.
+        unsafe {
+            core::slice::from_raw_parts_mut(
+                vardata_any(self.ptr) as *mut u8,
+                varsize_any_exhdr(self.ptr),
+            )
+        }
+    }
+
+    /// The copy as the call's result.
+    pub(super) fn into_datum(self) -> pg_sys::Datum {
+        let this = core::mem::ManuallyDrop::new(self);
+        pg_sys::Datum::from(this.ptr)
+    }
+}
+
+impl Drop for Owned<'_> {
+    fn drop(&mut self) {
+        // SAFETY: a fresh palloc'd copy that only this refers to (see `Owned`).
+        unsafe { pg_sys::pfree(self.ptr.cast()) };
     }
 }
 

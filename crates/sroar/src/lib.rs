@@ -78,7 +78,7 @@ pub use signed::{to_signed, to_signed_bits, to_stored};
 pub use sorted::SortedValues;
 pub use stats::{KindStats, Stats};
 pub use view::RoaringView;
-pub use writer::{CapacityError, Splice, Writer};
+pub use writer::{CapacityError, InPlace, Splice, Writer};
 
 /// SIMD tiers: the kernels run in one tier chosen at run time (`scalar`, `neon`,
 /// `avx2`, `avx512`); `SROAR_SIMD=<tier>` or [`simd::set_tier`] forces one.

@@ -826,6 +826,11 @@ fn small_changes_to_a_large_set() {
                 assert_eq!(spliced.len(), model.len() as u64, "{name}: len");
                 assert_encodes(&finish_encode(spliced), model, name);
             }
+            if let Some(edit) = ops::or_splice_over(vl, vs).in_place() {
+                let mut copy = bl.clone();
+                edit.apply(&mut copy);
+                assert_encodes(&copy, &union, "large | small, in place");
+            }
         }
     });
 }
@@ -845,7 +850,7 @@ fn union_sets_bits_in_a_large_sets_bitmaps() {
         let mut s = seed;
         (0..6000).map(|_| xorshift(&mut s) as u16).collect()
     };
-    let mut cases = 0;
+    let (mut cases, mut in_place) = (0, 0);
     for_each_tier("union_sets_bits_in_a_large_sets_bitmaps", |_| {
         for key in [0, 1, 0xFFFF_FFFF, (1 << 48) - 1] {
             for (name, lows) in [
@@ -857,7 +862,10 @@ fn union_sets_bits_in_a_large_sets_bitmaps() {
                 put(&mut large, key ^ 2, &scattered(key + 11));
                 let at = |low: u16| key << 16 | u64::from(low);
                 let present = at(*lows.iter().nth(lows.len() / 2).unwrap());
-                let small_sets: [&[u64]; 10] = [
+                // A bitmap of its own in the same container: the union replaces the
+                // container with one of the same size, which is not an in-place edit.
+                let bitmap: Vec<u64> = scattered(key + 13).iter().map(|&v| at(v)).collect();
+                let small_sets: [&[u64]; 11] = [
                     &[at(3)],                        // joins the first two runs
                     &[at(8191)],                     // extends the last run (edge: 8190 is in)
                     &[at(0xFFFF)],                   // a new run at the end
@@ -868,6 +876,7 @@ fn union_sets_bits_in_a_large_sets_bitmaps() {
                     &[at(8187), at(8188)],           // fill a gap of two: one run less
                     &[at(0xFFFE), at(0xFFFF), (key ^ 2) << 16 | 5],
                     &[at(20000), u64::MAX, 0],
+                    &bitmap,
                 ];
                 for small in small_sets {
                     let small: Model = small.iter().copied().collect();
@@ -882,10 +891,27 @@ fn union_sets_bits_in_a_large_sets_bitmaps() {
                         assert_eq!(spliced.len(), union.len() as u64, "{what}: len");
                         assert_encodes(&finish_encode(spliced), &union, &what);
                     }
+                    // The copy of the base turned into the result, where the splice
+                    // says it can be.
+                    if let Some(edit) = ops::or_splice_over(vl, vs).in_place() {
+                        let mut copy = bl.clone();
+                        edit.apply(&mut copy);
+                        assert_encodes(
+                            &copy,
+                            &union,
+                            &format!("{name} at {key:#x} | {small:?}: in place"),
+                        );
+                        in_place += 1;
+                    }
                     cases += 1;
                 }
             }
         }
     });
-    assert!(cases > 0);
+    // Both ways are taken: in place, and written anew (a join of runs, a new
+    // container).
+    assert!(
+        0 < in_place && in_place < cases,
+        "{in_place} of {cases} in place"
+    );
 }

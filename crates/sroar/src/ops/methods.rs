@@ -5,7 +5,7 @@ use core::cmp::Ordering;
 use core::ops::{BitAnd, BitOr, BitXor, Sub};
 
 use super::{
-    and, and_len, and_many, and_many_len, and_writer, andnot, andnot_len, andnot_splice, andnot_writer, or_splice, or_writer, xor_writer, are_disjoint_by_headers, cmp, intersects,
+    and, and_len, and_many, and_many_len, and_writer, andnot, andnot_len, andnot_splice, andnot_writer, or_splice, or_splice_over, or_writer, xor_writer, are_disjoint_by_headers, cmp, intersects,
     is_subset, is_subset_by_headers, or, or_len, or_many, or_many_len, xor, xor_len, SetOp, XorAccumulator,
 };
 use crate::format::Header;
@@ -180,6 +180,24 @@ impl<'a> Splice<'a> {
     #[inline]
     pub fn or(a: RoaringView<'a>, b: RoaringView<'a>) -> Splice<'a> {
         or_splice(a, b)
+    }
+
+    /// `base ∪ other`, spliced over `base` whatever the sizes: for a caller that
+    /// owns a copy of `base` and may turn it into the result ([`Splice::in_place`]).
+    ///
+    /// ```
+    /// use sroar::{Roaring, Splice};
+    ///
+    /// let big = Roaring::from_sorted(&(0..20_000).map(|x| x * 3).collect::<Vec<_>>()).unwrap();
+    /// let small = Roaring::from_sorted(&[1, 4]).unwrap();
+    /// let mut copy = big.as_bytes().to_vec();
+    /// let edit = Splice::or_over(big.view(), small.view()).in_place().unwrap();
+    /// edit.apply(&mut copy);
+    /// assert_eq!(copy, (&big | &small).as_bytes());
+    /// ```
+    #[inline]
+    pub fn or_over(base: RoaringView<'a>, other: RoaringView<'a>) -> Splice<'a> {
+        or_splice_over(base, other)
     }
 
     /// `a \ b`, spliced over `a`.

@@ -43,7 +43,7 @@ pub use and_many::{and_many, and_many_len};
 pub use andnot::{andnot, andnot_splice, andnot_writer};
 pub use intersects::intersects;
 pub use len::{and_len, andnot_len, or_len, xor_len};
-pub use or::{or, or_splice, or_writer};
+pub use or::{or, or_splice, or_splice_over, or_writer};
 pub use or_many::{or_many, or_many_len};
 pub use order::cmp;
 pub use subset::{is_subset, is_subset_by_headers};

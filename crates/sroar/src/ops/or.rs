@@ -26,11 +26,15 @@ pub fn or_writer(a: RoaringView<'_>, b: RoaringView<'_>) -> Writer {
 /// `a ∪ b` as a splice over the input with more payload: its containers that the
 /// other input lacks are copied once, straight into the result.
 pub fn or_splice<'a>(a: RoaringView<'a>, b: RoaringView<'a>) -> Splice<'a> {
-    let (base, other) = if a.payload_len() >= b.payload_len() {
-        (a, b)
+    if a.payload_len() >= b.payload_len() {
+        or_splice_over(a, b)
     } else {
-        (b, a)
-    };
+        or_splice_over(b, a)
+    }
+}
+
+/// `base ∪ other` as a splice over `base`, whatever their sizes.
+pub fn or_splice_over<'a>(base: RoaringView<'a>, other: RoaringView<'a>) -> Splice<'a> {
     let mut sp = Splice::new(base);
     let (dir, od) = (base.directory(), other.directory());
     sp.reserve(other.payload_len() + base.payload_len().min(od.len() * BITMAP_BYTES));
@@ -45,11 +49,9 @@ pub fn or_splice<'a>(a: RoaringView<'a>, b: RoaringView<'a>) -> Splice<'a> {
             if same(kept, c) || is_full(kept) {
                 continue;
             }
-            if let Container::Array(x) = c {
-                if sp.add_to_bitmap(i, x) {
-                    i += 1;
-                    continue;
-                }
+            if sp.add_to_bitmap(i, c) {
+                i += 1;
+                continue;
             }
             sp.replace(i);
             or_into(key, kept, c, sp.writer(), &mut s);

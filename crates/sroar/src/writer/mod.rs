@@ -9,7 +9,7 @@ use crate::format::MAX_LEN;
 use crate::kernels;
 
 pub use crate::format::encode::CapacityError;
-pub use splice::Splice;
+pub use splice::{InPlace, Splice};
 
 mod splice;
 

@@ -9,9 +9,8 @@
 //! once, into the caller's memory.
 
 use super::Writer;
-use crate::container::array::ArrayView;
 use crate::container::bitmap::BITMAP_BYTES;
-use crate::container::Container;
+use crate::container::{canonical_kind, Container, Kind};
 use crate::format::directory::Directory;
 use crate::format::encode::{CapacityError, Encode, Encoder, Layout, Plan};
 use crate::view::RoaringView;
@@ -37,6 +36,9 @@ pub struct Splice<'a> {
     patch_lows: Vec<u16>,
     plan: Option<Plan>,
 }
+
+/// Containers of at most this many values are added to a base bitmap value by value.
+const ADD_ONE_BY_ONE_UP_TO: u16 = 1024;
 
 /// A base bitmap container (kept alone in its [`Kept`] block) with the values
 /// `patch_lows[lows]` added, `card` values in all.
@@ -113,18 +115,22 @@ impl<'a> Splice<'a> {
         self.next = to + 1;
     }
 
-    /// Adds the values of `values` to base container `i` in place when it is a
-    /// bitmap that stays one (no added value joins two runs, so its run count, and
-    /// with it its canonical kind, cannot fall); false, with nothing done, when the
-    /// caller must write the union itself. Containers before `i` not yet decided
-    /// are kept.
-    pub(crate) fn add_to_bitmap(&mut self, i: usize, values: ArrayView<'_>) -> bool {
+    /// Adds the values of `values` (a small container) to base container `i` in
+    /// place when that is a bitmap that stays one (its canonical kind changes only if
+    /// added values join runs until fewer than a bitmap's are left); false, with
+    /// nothing done, when the caller must write the union itself. Containers before
+    /// `i` not yet decided are kept.
+    pub(crate) fn add_to_bitmap(&mut self, i: usize, values: Container<'_>) -> bool {
         let Container::Bitmap(b) = self.base.container_at(&self.dir, i) else {
             return false;
         };
+        // Values tested one by one: for a bitmap's worth, ORing words costs less.
+        if values.len() > usize::from(ADD_ONE_BY_ONE_UP_TO) {
+            return false;
+        }
         let start = self.patch_lows.len();
         let (mut card, mut runs_gained, mut prev) = (self.dir.card(i), 0i64, None);
-        for v in (0..values.len()).map(|j| values.get(j)) {
+        for v in values.iter() {
             if b.contains(v) {
                 continue;
             }
@@ -137,7 +143,11 @@ impl<'a> Splice<'a> {
             prev = Some(v);
             self.patch_lows.push(v);
         }
-        if runs_gained < 0 {
+        // A canonical bitmap has runs enough to stay one unless added values join
+        // some: only then are its runs counted.
+        if runs_gained < 0
+            && canonical_kind(card, (i64::from(b.count_runs()) + runs_gained) as u32) != Kind::Bitmap
+        {
             self.patch_lows.truncate(start);
             return false;
         }
@@ -258,6 +268,48 @@ impl<'a> Splice<'a> {
         l.plan()
     }
 
+    /// When the result has the base's length and layout (every change set bits in
+    /// the base's bitmaps; no container was added or replaced): the edit that turns
+    /// a copy of the base into the result, for a caller that owns one. Applied to
+    /// that copy, it saves writing the whole result anew.
+    pub fn in_place(&self) -> Option<InPlace> {
+        let plan = self.plan.unwrap_or_else(|| self.plan());
+        let len = plan.len().ok()?;
+        // The payloads keep their sizes, so equal lengths mean equal heads.
+        if len != self.base.as_bytes().len() {
+            return None;
+        }
+        let mut head = vec![0u8; plan.head_len()];
+        let mut e = Encoder::head_only(&mut head, &plan);
+        for (n, p) in self.parts().enumerate() {
+            if n % 4096 == 4095 {
+                crate::interrupt::check();
+            }
+            let (key, card, size) = self.shape(p);
+            // A new container's payload is not in the base: no edit then.
+            e.container(key, card, self.dir.slot(self.base_index(p)?).0, size);
+        }
+        let bits = self
+            .kept
+            .iter()
+            .filter_map(|k| Some((self.dir.start(k.from), k.patch?)))
+            .flat_map(|(at, p)| {
+                self.patched_lows(p)
+                    .iter()
+                    .map(move |&v| (at + usize::from(v / 8), 1u8 << (v % 8)))
+            })
+            .collect();
+        Some(InPlace { len, head, bits })
+    }
+
+    /// The base container a part comes from (None for a new one).
+    fn base_index(&self, p: Part) -> Option<usize> {
+        match p {
+            Part::Base(i) | Part::Patched(i, _) => Some(i),
+            Part::New(_) => None,
+        }
+    }
+
     /// Number of values.
     pub fn len(&self) -> u64 {
         let kept: u64 = self
@@ -320,5 +372,29 @@ impl Encode for Splice<'_> {
             }
         }
         Ok(())
+    }
+}
+
+/// The edit that turns a copy of a splice's base into its result ([`Splice::in_place`]):
+/// a new header and directory of the same length, and bits to set in the payloads.
+#[derive(Debug)]
+pub struct InPlace {
+    len: usize,
+    head: Vec<u8>,
+    /// Byte offsets and the bits to set there.
+    bits: Vec<(usize, u8)>,
+}
+
+impl InPlace {
+    /// Makes `bytes`, a copy of the splice's base, the splice's result.
+    ///
+    /// # Panics
+    /// If `bytes` is not as long as the base.
+    pub fn apply(&self, bytes: &mut [u8]) {
+        assert_eq!(bytes.len(), self.len, "sroar: not a copy of the splice's base");
+        bytes[..self.head.len()].copy_from_slice(&self.head);
+        for &(at, bit) in &self.bits {
+            bytes[at] |= bit;
+        }
     }
 }

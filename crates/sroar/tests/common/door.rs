@@ -64,6 +64,10 @@ pub mod ops {
     pub fn or_splice<'a>(a: RoaringView<'a>, b: RoaringView<'a>) -> Splice<'a> {
         Splice::or(a, b)
     }
+
+    pub fn or_splice_over<'a>(base: RoaringView<'a>, other: RoaringView<'a>) -> Splice<'a> {
+        Splice::or_over(base, other)
+    }
     pub fn andnot_splice<'a>(a: RoaringView<'a>, b: RoaringView<'a>) -> Splice<'a> {
         Splice::andnot(a, b)
     }
