@@ -3,6 +3,7 @@
 //! Containers that an edit does not touch are copied verbatim.
 
 use crate::container::bitmap::{BITMAP_BYTES, WORDS};
+use crate::container::{Container, ARRAY_MAX};
 use crate::ops::seek;
 use crate::owned::Roaring;
 use crate::view::RoaringView;
@@ -79,6 +80,7 @@ impl<'a> RoaringView<'a> {
                 + 2 * adds.len(),
         );
         let mut scratch = [0u64; WORDS];
+        let mut lows: Vec<u16> = Vec::new();
         let (mut i, mut adds, mut removes) = (0, adds, removes);
         loop {
             let key = match (adds.first(), removes.first()) {
@@ -97,13 +99,27 @@ impl<'a> RoaringView<'a> {
                     continue;
                 }
                 sp.replace(i);
+                i += 1;
+                // An array that stays one is merged; a bitmap's worth of values goes
+                // through the scratch bitmap.
+                if let Container::Array(x) = c {
+                    if x.len() + add.len() <= ARRAY_MAX as usize {
+                        edit_lows((0..x.len()).map(|j| x.get(j)), add, rem, &mut lows);
+                        sp.writer().push_sorted_lows(key, &lows);
+                        continue;
+                    }
+                }
                 scratch.fill(0);
                 c.or_into(&mut scratch);
-                i += 1;
             } else if add.is_empty() {
                 continue;
             } else {
                 sp.keep_to(i);
+                if add.len() <= ARRAY_MAX as usize {
+                    edit_lows(core::iter::empty(), add, &[], &mut lows);
+                    sp.writer().push_sorted_lows(key, &lows);
+                    continue;
+                }
                 scratch.fill(0);
             }
             for &v in rem {
@@ -116,6 +132,26 @@ impl<'a> RoaringView<'a> {
         }
         sp.finish()
     }
+}
+
+/// `(old \ rem) ∪ add` for the ascending lows `old` and the ascending values `add`
+/// and `rem` of one container, into `out`.
+fn edit_lows(old: impl Iterator<Item = u16>, add: &[u64], rem: &[u64], out: &mut Vec<u16>) {
+    out.clear();
+    let mut add = add.iter().map(|&v| v as u16).peekable();
+    let mut rem = rem.iter().map(|&v| v as u16).peekable();
+    for v in old {
+        while rem.next_if(|&r| r < v).is_some() {}
+        while let Some(a) = add.next_if(|&a| a < v) {
+            out.push(a);
+        }
+        // Added back if also added (removes come first).
+        let added = add.next_if_eq(&v).is_some();
+        if rem.next_if_eq(&v).is_none() || added {
+            out.push(v);
+        }
+    }
+    out.extend(add);
 }
 
 /// Splits off the leading values of `values` in container `key`.
