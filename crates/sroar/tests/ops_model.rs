@@ -853,9 +853,13 @@ fn union_sets_bits_in_a_large_sets_bitmaps() {
     let (mut cases, mut in_place) = (0, 0);
     for_each_tier("union_sets_bits_in_a_large_sets_bitmaps", |_| {
         for key in [0, 1, 0xFFFF_FFFF, (1 << 48) - 1] {
+            // Every other value from 100 on: ids below its least and above its
+            // greatest value move the container's bounds.
+            let inner: BTreeSet<u16> = (0..4200u16).map(|k| 100 + 2 * k).collect();
             for (name, lows) in [
                 ("edge", edge_lows.clone()),
                 ("scattered", scattered(key + 7)),
+                ("inner", inner),
             ] {
                 let mut large = Model::new();
                 put(&mut large, key, &lows);
@@ -891,6 +895,10 @@ fn union_sets_bits_in_a_large_sets_bitmaps() {
                         assert_eq!(spliced.len(), union.len() as u64, "{what}: len");
                         assert_encodes(&finish_encode(spliced), &union, &what);
                     }
+                    // The union written whole: the bitmap copied into the result and
+                    // the new bits set there.
+                    let what = format!("{name} bitmap at key {key:#x} | {small:?}: or");
+                    assert_encodes(&ops::or(vl, vs).expect("small"), &union, &what);
                     // The copy of the base turned into the result, where the splice
                     // says it can be.
                     if let Some(edit) = ops::or_splice_over(vl, vs).in_place() {
