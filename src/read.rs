@@ -6,6 +6,7 @@
 //! | the header only (one TOAST chunk) | cardinality, min, max, emptiness; a pair whose two headers decide it |
 //! | a few byte ranges (TOAST slices) | membership, rank, select on an out-of-line value over [`READ_WHOLE_UP_TO`] |
 //! | the whole value, kept for the query | a value the call site reads again and again ([`KEEP_FROM_READ`]) |
+//! | the whole value as the call's own copy | `rb_or` of an out-of-line set with a few ids, which changes the copy into its result ([`Stored::read_owned`]) |
 //! | the whole value | everything else |
 //!
 //! Values kept for the query live in the call site's table (`crate::pg::CallSite`):

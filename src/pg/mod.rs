@@ -6,7 +6,7 @@
 //! | module | holds |
 //! |---|---|
 //! | `entry` | the call, its arguments and results: what `#[sql_fn]` generates calls to |
-//! | `value` | a `roaring64` argument before it is read: its size, its bytes, its TOAST pointer |
+//! | `value` | a `roaring64` argument before it is read: its size, its bytes, its TOAST pointer; a detoasted copy of it that the call owns (`Owned`) |
 //! | `results` | values written once into palloc'd memory: `roaring64`, bytea, cstring |
 //! | `arrays` | `int8[]` results written in place |
 //! | `srf` | the protocols of set-returning functions (a row per call, or a tuplestore) |
