@@ -20,26 +20,33 @@ fn rb_and(a: Stored, b: Stored) -> RoaringOut {
 
 #[sql_fn]
 fn rb_or(a: Stored, b: Stored) -> RoaringOut {
-    // `s = rb_or(s, new)` on a large stored set: detoasting copies it anyway, and
-    // when the union only sets bits in its bitmaps that copy becomes the result,
-    // instead of a second copy written anew.
+    // `s = rb_or(s, new)` on a large stored set with a few ids: detoasting copies it
+    // anyway, and when the union only sets bits in its bitmaps that copy becomes the
+    // result, instead of a second copy written anew. Between sets of like sizes most
+    // containers change, and the pair is read as any other.
     let (large, small) = if a.byte_len() >= b.byte_len() {
         (a, b)
     } else {
         (b, a)
     };
-    if let Some(mut copy) = large.read_owned() {
-        let small = small.whole_view();
-        let edit = Splice::or_over(copy.view(), small).in_place();
-        let Some(edit) = edit else {
-            return Splice::or(copy.view(), small).into();
-        };
-        edit.apply(copy.bytes_mut());
-        return copy.into();
+    if small.byte_len() <= large.byte_len() / IN_PLACE_RATIO {
+        if let Some(mut copy) = large.read_owned() {
+            let union = Splice::or_over(copy.view(), small.whole_view());
+            let Some(edit) = union.in_place() else {
+                return union.into();
+            };
+            drop(union);
+            edit.apply(copy.bytes_mut());
+            return copy.into();
+        }
     }
     let (a, b) = pair(&a, &b);
     Splice::or(a, b).into()
 }
+
+/// `rb_or` tries to change the larger set's own copy when the other is at most this
+/// many times smaller.
+const IN_PLACE_RATIO: usize = 4;
 
 #[sql_fn]
 fn rb_xor(a: Stored, b: Stored) -> RoaringOut {

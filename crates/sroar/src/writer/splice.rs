@@ -38,7 +38,7 @@ pub struct Splice<'a> {
 }
 
 /// Containers of at most this many values are added to a base bitmap value by value.
-const ADD_ONE_BY_ONE_UP_TO: u16 = 1024;
+const ADD_ONE_BY_ONE_UP_TO: u16 = 64;
 
 /// A base bitmap container (kept alone in its [`Kept`] block) with the values
 /// `patch_lows[lows]` added, `card` values in all.
