@@ -37,7 +37,9 @@ pub struct Splice<'a> {
     plan: Option<Plan>,
 }
 
-/// Containers of at most this many values are added to a base bitmap value by value.
+/// Containers of at most this many values are added to a base bitmap value by value;
+/// larger ones go through the writer's scratch bitmap, which cost less already at the
+/// ~600 values per container of a 50k-id set against an 876k-id one.
 const ADD_ONE_BY_ONE_UP_TO: u16 = 64;
 
 /// A base bitmap container (kept alone in its [`Kept`] block) with the values
