@@ -42,7 +42,7 @@ pub fn stored_value(e: sroar::PartialReadError) -> ! {
             "roaring64 value of format version {v}: this build of sroar_pg reads format version {}",
             sroar::FORMAT_VERSION
         ),
-        "Values written by a development build before format version 2 must be created again from their elements."
+        "Values written by a development build in an earlier format version must be created again from their elements."
     );
 }
 

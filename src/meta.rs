@@ -51,6 +51,6 @@ mod tests {
         assert!(v.starts_with("sroar_pg "), "unexpected version text: {v}");
         let format = format!("(format version {})", sroar::FORMAT_VERSION);
         assert!(v.ends_with(&format), "unexpected version text: {v}");
-        assert_eq!(sroar::FORMAT_VERSION, 2);
+        assert_eq!(sroar::FORMAT_VERSION, 3);
     }
 }

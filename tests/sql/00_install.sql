@@ -1,6 +1,6 @@
 -- The extension installs, and its objects are where the install script says.
 SELECT extname, extversion FROM pg_extension WHERE extname = 'sroar_pg';
-SELECT sroar_version() LIKE 'sroar_pg % (format version 2)' AS version_ok;
+SELECT sroar_version() LIKE 'sroar_pg % (format version 3)' AS version_ok;
 SELECT proname, provolatile, proparallel, proisstrict
   FROM pg_proc WHERE proname = 'sroar_version';
 -- Every function of the extension is IMMUTABLE and PARALLEL SAFE; the list below

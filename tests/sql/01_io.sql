@@ -61,12 +61,12 @@ SELECT '\x53523634'::roaring64;
 SELECT '\x00000000000000000000000000000000000000000000000000000000000000000000000000000000'::roaring64;
 -- Bytes of format version 1 (the 40-byte empty set of earlier builds) name their version.
 SELECT '\x53523634010000000000000028000000000000000000000000000000000000000000000000000000'::bytea::roaring64;
--- The canonical empty set is 7 bytes: magic, version 2, flags 0, cardinality 0.
-SELECT '\x53523634020000'::bytea::roaring64 AS canonical_empty;
+-- The canonical empty set is 7 bytes: magic, version 3, flags 0, cardinality 0.
+SELECT '\x53523634030000'::bytea::roaring64 AS canonical_empty;
 SELECT '{1,2,3}'::roaring64::bytea AS small_bytes;
 -- Non-canonical buffers are rejected: the empty set with a flag, or a byte after it.
-SELECT '\x53523634020100'::bytea::roaring64;
-SELECT '\x5352363402000000'::bytea::roaring64;
+SELECT '\x53523634030100'::bytea::roaring64;
+SELECT '\x5352363403000000'::bytea::roaring64;
 -- The bytea cast reads what binary input reads: native bytes or the standard 64-bit
 -- portable format (here {1, 2, 70000} as CRoaring writes it), and bytes of neither
 -- format say so.

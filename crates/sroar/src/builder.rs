@@ -133,10 +133,10 @@ mod tests {
         assert!(from_range(..).is_err());
         // 16 full containers, one run each: a 16-byte header (7 fixed bytes; the
         // cardinality 2^20 and the count 16 in 3 bytes each, min 0 in none, max
-        // 2^20 - 1 in 3), 1-byte keys, cardinalities, 15 offsets, and 4 bytes of
-        // payload each.
+        // 2^20 - 1 in 3), 1-byte keys, 2-byte cardinalities, 15 offsets of 1 byte
+        // (the largest, halved, is 30), and 4 bytes of payload each.
         let b = from_range(0..1 << 20).unwrap();
-        assert_eq!(b.len(), 16 + 16 + 2 * 16 + 2 * 15 + 4 * 16);
+        assert_eq!(b.len(), 16 + 16 + 2 * 16 + 15 + 4 * 16);
     }
 
     #[test]

@@ -256,9 +256,14 @@ impl<'a, F: FnMut(usize, usize) -> &'a [u8]> Remote<'a, F> {
         self.int(self.s.counts as usize + (b - 1) * cw, cw)
     }
 
-    /// The cardinalities of containers `from..to`, as stored (minus one).
-    fn cards(&mut self, from: usize, to: usize) -> Result<&'a [[u8; 2]]> {
-        Ok(self.bytes(self.s.cards as usize + 2 * from, 2 * (to - from))?.as_chunks::<2>().0)
+    /// The cardinalities of containers `from..to`.
+    fn cards(&mut self, from: usize, to: usize) -> Result<Cards<'a>> {
+        let w = usize::from(self.s.card_w);
+        Ok(Cards {
+            bytes: self.bytes(self.s.cards as usize + w * from, w * (to - from))?,
+            w,
+            len: to - from,
+        })
     }
 
     /// Values in containers `0..i`, and the cardinality of container `i`: one
@@ -267,17 +272,27 @@ impl<'a, F: FnMut(usize, usize) -> &'a [u8]> Remote<'a, F> {
         let b = i / BLOCK;
         let count = self.block_count(b)?;
         let cards = self.cards(b * BLOCK, i + 1)?;
-        let (here, before) = cards.split_last().ok_or(Corrupt)?;
-        let within: u64 = before.iter().map(|c| u64::from(u16::from_le_bytes(*c)) + 1).sum();
-        Ok((count + within, u32::from(u16::from_le_bytes(*here)) + 1))
+        let within: u64 = (0..cards.len - 1).map(|j| u64::from(cards.get(j))).sum();
+        Ok((count + within, cards.get(cards.len - 1)))
     }
 
     /// Where container `i` (of `card` values) is, in one read of its offsets. The
     /// last container's size is what is left of the buffer: one byte more than the
     /// largest payload of its cardinality is asked for, and what comes back is it.
+    /// Where no offsets are stored, from the values before it (`before`, asked
+    /// for only then).
     fn slot(&mut self, i: usize, card: u32) -> Result<Slot> {
         let s = self.s;
         let (n, ow, payload) = (s.n(), usize::from(s.ow), s.payload as usize);
+        if s.implied_offsets() {
+            let before = self.prefix_and_card(i)?.0;
+            return Ok(Slot {
+                i,
+                kind: Kind::Array,
+                start: payload + 2 * usize::try_from(before).map_err(|_| Corrupt)?,
+                size: 2 * card as usize,
+            });
+        }
         // Stored offsets are those of containers 1..n, halved.
         let first = i.max(1) - 1;
         let last = (i + 1).min(n - 1);
@@ -340,23 +355,37 @@ impl<'a, F: FnMut(usize, usize) -> &'a [u8]> Remote<'a, F> {
         let (n, ow, kw, payload) = (s.n(), usize::from(s.ow), usize::from(s.kw), s.payload as usize);
         let keys = self.bytes(s.keys as usize + from * kw, (to - from) * kw)?;
         let cards = self.cards(from, to)?;
+        let card = |j: usize| cards.get(j);
         // Stored offsets are those of containers 1..n, halved: the starts of
         // `from..to`, and the end of the last when it is not the last container.
+        // Where none are stored, the starts are twice the values before each.
+        let implied = s.implied_offsets();
         let first = from.max(1);
         let last = to.min(n - 1);
-        let offsets = if last >= first {
+        let offsets = if last >= first && !implied {
             self.bytes(s.offsets as usize + (first - 1) * ow, (last - first + 1) * ow)?
         } else {
             &[]
         };
+        let mut starts = Vec::new();
+        if implied {
+            let mut at = payload as u64 + 2 * self.prefix_and_card(from)?.0;
+            for j in 0..=to - from {
+                starts.push(usize::try_from(at).map_err(|_| Corrupt)?);
+                if j < to - from {
+                    at += 2 * u64::from(card(j));
+                }
+            }
+        }
         let start = |k: usize| {
-            if k == 0 {
+            if implied {
+                starts[k - from]
+            } else if k == 0 {
                 payload
             } else {
                 payload + 2 * read_le(offsets, (k - first) * ow, ow) as usize
             }
         };
-        let card = |j: usize| u32::from(u16::from_le_bytes(cards[j])) + 1;
         let begin = start(from);
         let end = if to < n {
             start(to)
@@ -386,6 +415,21 @@ impl<'a, F: FnMut(usize, usize) -> &'a [u8]> Remote<'a, F> {
     }
 }
 
+/// Cardinalities read from a range of the directory.
+struct Cards<'a> {
+    /// `len * w` bytes.
+    bytes: &'a [u8],
+    w: usize,
+    len: usize,
+}
+
+impl Cards<'_> {
+    /// The `j`-th cardinality (each is stored minus one, in `w` bytes).
+    fn get(&self, j: usize) -> u32 {
+        read_le(self.bytes, j * self.w, self.w) as u32 + 1
+    }
+}
+
 /// The container of `kind` whose payload is `bytes`.
 fn container_in(bytes: &[u8], kind: Kind) -> Result<Container<'_>> {
     Ok(match kind {
@@ -403,7 +447,7 @@ pub fn contains<'a>(fetch: impl FnMut(usize, usize) -> &'a [u8], x: u64) -> Resu
     let Some(i) = r.find(x >> 16)? else {
         return Ok(false);
     };
-    let card = r.cards(i, i + 1)?.first().map_or(0, |c| u32::from(u16::from_le_bytes(*c)) + 1);
+    let card = r.cards(i, i + 1)?.get(0);
     let slot = r.slot(i, card)?;
     let low = x as u16;
     if slot.kind == Kind::Bitmap {
@@ -468,8 +512,8 @@ pub fn select<'a>(fetch: impl FnMut(usize, usize) -> &'a [u8], k: u64) -> Result
     let mut rest = k - r.block_count(b)?;
     let from = b * BLOCK;
     let cards = r.cards(from, (from + BLOCK).min(s.n()))?;
-    for (j, c) in cards.iter().enumerate() {
-        let card = u32::from(u16::from_le_bytes(*c)) + 1;
+    for j in 0..cards.len {
+        let card = cards.get(j);
         if rest < u64::from(card) {
             let slot = r.slot(from + j, card)?;
             let low = r.container(slot)?.select(rest as usize).ok_or(Corrupt)?;
@@ -498,10 +542,25 @@ mod tests {
         values
     }
 
+    /// Sets of small arrays store no offsets (FORMAT.md): 5000 containers of one
+    /// value (cardinalities in no bytes), or of 1 to 7 (one byte each).
+    fn implied(most: u64) -> Vec<u64> {
+        (0..5000u64)
+            .flat_map(|i| (0..1 + i % most).map(move |j| (7 << 40) + (i << 16) + 3 * j + i % 7))
+            .collect()
+    }
+
     #[test]
     fn reads_match_the_view_and_read_little() {
-        let values = sample();
-        let bytes = from_sorted(&values).unwrap();
+        // The flags' low bits: cardinality width (bits 2-3), offset width (0-1).
+        for (values, flags) in [(sample(), 0b1010), (implied(1), 0), (implied(7), 0b0100)] {
+            assert_eq!(from_sorted(&values).unwrap()[5] & 15, flags);
+            reads_match(&values);
+        }
+    }
+
+    fn reads_match(values: &[u64]) {
+        let bytes = from_sorted(values).unwrap();
         let view = RoaringView::from_bytes(&bytes).unwrap();
         let read = RefCell::new((0usize, 0usize));
         let fetch = |off: usize, len: usize| {
@@ -546,14 +605,19 @@ mod tests {
             assert_eq!(select(fetch, k), Ok(view.select(k)), "{k}");
             assert!(within(*read.borrow()), "select {k}: {:?}", read.borrow());
         }
-        let h = header(&bytes[..HEADER_MAX_LEN]).unwrap();
-        assert_eq!((h.cardinality, h.min, h.max), (view.len(), 0, u64::MAX));
+        let h = header(&bytes[..HEADER_MAX_LEN.min(bytes.len())]).unwrap();
+        assert_eq!((h.cardinality, h.min, h.max), (view.len(), values[0], values[values.len() - 1]));
         assert_eq!(header(&crate::builder::empty()).unwrap(), Header::default());
     }
 
     #[test]
     fn container_values_are_the_containers_values() {
-        let values = sample();
+        for values in [sample(), implied(1), implied(7)] {
+            container_values_match(values);
+        }
+    }
+
+    fn container_values_match(values: Vec<u64>) {
         let bytes = from_sorted(&values).unwrap();
         let fetch = |off: usize, len: usize| &bytes[off.min(bytes.len())..(off + len).min(bytes.len())];
         let mut all = Vec::new();
@@ -589,7 +653,14 @@ mod tests {
 
     #[test]
     fn short_reads_are_errors_not_panics() {
-        let bytes = from_sorted(&[1, 2, 3, 1 << 20, 1 << 40]).unwrap();
+        // With offsets (a run) and without (arrays only).
+        for values in [[1, 2, 3, 1 << 20, 1 << 40], [1, 5, 9, 1 << 20, 1 << 40]] {
+            short_reads(&values);
+        }
+    }
+
+    fn short_reads(values: &[u64]) {
+        let bytes = from_sorted(values).unwrap();
         for cut in 0..bytes.len() {
             let fetch = |off: usize, len: usize| &bytes[off.min(cut)..(off + len).min(cut)];
             let _ = contains(fetch, 1 << 20);

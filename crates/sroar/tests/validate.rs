@@ -21,43 +21,81 @@ fn width(x: u64) -> usize {
     (64 - x.leading_zeros() as usize).div_ceil(8)
 }
 
-/// A header: magic, version, flags (the cardinality's width in the high half),
-/// widths (max - min's, then min's), and the fields in the fewest bytes.
+/// The min's width code and the integer stored for it: flipped (`x ^ 2^63`, code
+/// `8 + width`, at least 1 byte) when that is shorter.
+fn min_code(min: u64) -> (u8, u64) {
+    let f = min ^ (1 << 63);
+    if width(f).max(1) < width(min) {
+        (8 + width(f).max(1) as u8, f)
+    } else {
+        (width(min) as u8, min)
+    }
+}
+
+/// A header: magic, version, flags (the cardinality's width in the high half,
+/// and `flags` below), widths (max - min's, then min's code), and the fields in
+/// the fewest bytes.
 fn head(card: u64, n: u64, min: u64, span: u64, flags: u8) -> Vec<u8> {
-    let (cw, mw, sw) = (width(card), width(min), width(span));
-    let mut b = b"SR64\x02".to_vec();
+    let (code, stored) = min_code(min);
+    let (cw, mw, sw) = (
+        width(card),
+        usize::from(code & 7) + usize::from(code == 8) * 8,
+        width(span),
+    );
+    let mut b = b"SR64\x03".to_vec();
     b.push((cw as u8) << 4 | flags);
-    b.push((sw as u8) << 4 | mw as u8);
-    for (x, w) in [(card, cw), (n, cw), (min, mw), (span, sw)] {
+    b.push((sw as u8) << 4 | code);
+    for (x, w) in [(card, cw), (n, cw), (stored, mw), (span, sw)] {
         b.extend_from_slice(&x.to_le_bytes()[..w]);
     }
     b
 }
 
+/// Directory widths that differ from the canonical ones, to make bad buffers.
+#[derive(Clone, Copy, Default)]
+struct Forced {
+    card: Option<usize>,
+    offset: Option<usize>,
+}
+
 /// Encodes containers verbatim, packed, with the given header fields, as
-/// FORMAT.md (version 2) lays them out; offsets are 4 bytes wide when `wide`
-/// says so, else when they need to be.
-fn raw_with(containers: &[Raw], card: u64, min: u64, max: u64, wide: Option<bool>) -> Vec<u8> {
+/// FORMAT.md (version 3) lays them out, in the canonical widths unless forced:
+/// cardinalities in the bytes the largest needs; no offsets when every container
+/// is an array of at most 256 values, else in 1, 2 or 4 bytes.
+fn raw_with(containers: &[Raw], card: u64, min: u64, max: u64, forced: Forced) -> Vec<u8> {
     let n = containers.len();
     let mut offsets = vec![0u64];
     for c in containers {
         offsets.push(offsets.last().unwrap() + c.2.len() as u64);
     }
-    let last = if n > 0 { offsets[n - 1] } else { 0 };
-    let wide = wide.unwrap_or(last / 2 > 0xFFFF);
     if card == 0 && n == 0 {
         return head(0, 0, 0, 0, 0)[..7].to_vec();
     }
-    let mut b = head(card, n as u64, min, max.wrapping_sub(min), u8::from(wide));
+    let last = offsets[n.max(1) - 1];
+    let max_card = containers.iter().map(|c| c.1).max().unwrap_or(1);
+    let card_w = forced.card.unwrap_or(width(u64::from(max_card - 1)));
+    let arrays = containers.iter().all(|c| c.2.len() == 2 * c.1 as usize);
+    let ow = forced.offset.unwrap_or(if arrays && card_w <= 1 {
+        0
+    } else {
+        [1, 1, 2, 4, 4][width(last / 2)]
+    });
+    let code = [0, 1, 2, 0, 3][ow];
+    let mut b = head(
+        card,
+        n as u64,
+        min,
+        max.wrapping_sub(min),
+        (card_w as u8) << 2 | code,
+    );
     let key0 = min >> 16;
     let kw = width(((max >> 16).wrapping_sub(key0)) & ((1 << 48) - 1));
     for c in containers {
         b.extend_from_slice(&c.0.wrapping_sub(key0).to_le_bytes()[..kw]);
     }
     for c in containers {
-        b.extend_from_slice(&((c.1 - 1) as u16).to_le_bytes());
+        b.extend_from_slice(&u64::from(c.1 - 1).to_le_bytes()[..card_w]);
     }
-    let ow = if wide { 4 } else { 2 };
     for &o in &offsets[1..n.max(1)] {
         b.extend_from_slice(&(o / 2).to_le_bytes()[..ow]);
     }
@@ -76,14 +114,14 @@ fn raw_with(containers: &[Raw], card: u64, min: u64, max: u64, wide: Option<bool
 }
 
 fn raw(containers: &[Raw], card: u64, min: u64, max: u64) -> Vec<u8> {
-    raw_with(containers, card, min, max, None)
+    raw_with(containers, card, min, max, Forced::default())
 }
 
 /// Where the payload of a one-container buffer starts: after the header and the
 /// directory's one key (no bytes unless max's key differs from min's) and one
-/// cardinality (the first offset is 0, not stored).
+/// cardinality (no offset is stored for one container).
 fn payload_of_one(card: u64, min: u64, max: u64) -> usize {
-    head(card, 1, min, max - min, 0).len() + width((max >> 16) - (min >> 16)) + 2
+    head(card, 1, min, max - min, 0).len() + width((max >> 16) - (min >> 16)) + width(card - 1)
 }
 
 fn lows(v: &[u16]) -> Vec<u8> {
@@ -114,10 +152,24 @@ fn err(bytes: &[u8]) -> FormatError {
     }
 }
 
-/// A valid two-container buffer: {1, 3} and {2^16 + 7}.
+/// A valid two-container buffer: {1, 3} and {2^16 + 7}, two arrays, so no
+/// offsets are stored.
 fn sample() -> Vec<u8> {
     let b = raw(&[(0, 2, lows(&[1, 3])), (1, 1, lows(&[7]))], 3, 1, 65543);
     assert_eq!(b, from_sorted(&[1, 3, 65543]).unwrap());
+    b
+}
+
+/// A valid two-container buffer with one stored offset: {1, 3} and the run
+/// {2^16 + 7 ..= 2^16 + 9}.
+fn sample_runs() -> Vec<u8> {
+    let b = raw(
+        &[(0, 2, lows(&[1, 3])), (1, 3, runs(&[(7, 2)]))],
+        5,
+        1,
+        65545,
+    );
+    assert_eq!(b, from_sorted(&[1, 3, 65543, 65544, 65545]).unwrap());
     b
 }
 
@@ -134,9 +186,10 @@ fn raw_helper_matches_writer() {
 const CARD_AT: usize = 7;
 const MIN_AT: usize = 9;
 const SPAN_AT: usize = 10;
-/// `sample()`'s directory: keys (1 byte each), cardinalities, one offset.
+/// `sample()`'s directory: keys (1 byte each), cardinalities (1 byte each).
 const KEYS_AT: usize = 13;
-const OFFSETS_AT: usize = KEYS_AT + 2 + 4;
+/// `sample_runs()`'s one offset (1 byte), after its keys and cardinalities.
+const OFFSETS_AT: usize = KEYS_AT + 2 + 2;
 
 #[test]
 fn header_errors() {
@@ -154,32 +207,69 @@ fn header_errors() {
     assert_eq!(err(&b), FormatError::UnsupportedVersion(1));
     assert!(err(&b).to_string().contains("format version 1"));
     let mut b = sample();
-    b[4] = 3;
-    assert_eq!(err(&b), FormatError::UnsupportedVersion(3));
+    b[4] = 2;
+    assert_eq!(err(&b), FormatError::UnsupportedVersion(2));
     let mut b = sample();
-    b[5] |= 2;
-    assert_eq!(err(&b), FormatError::BadFlags(0x12));
-    // Wide offsets where narrow ones hold them, and the empty set with a flag.
+    b[4] = 4;
+    assert_eq!(err(&b), FormatError::UnsupportedVersion(4));
+    let mut b = sample();
+    assert_eq!(b[5], 0x14);
+    b[5] |= 0x0c;
+    assert_eq!(err(&b), FormatError::BadFlags(0x1c));
+    // Offsets wider than they need, offsets stored where the cardinalities give
+    // them, none stored where they are needed, cardinalities wider than they need,
+    // and the empty set with a flag.
+    let run_sample = [(0, 2, lows(&[1, 3])), (1, 3, runs(&[(7, 2)]))];
+    let forced = |card, offset| Forced { card, offset };
     assert_eq!(
-        err(&raw_with(
-            &[(0, 2, lows(&[1, 3])), (1, 1, lows(&[7]))],
-            3,
-            1,
-            65543,
-            Some(true)
-        )),
-        FormatError::OffsetWidth { wide: true }
+        err(&raw_with(&run_sample, 5, 1, 65545, forced(None, Some(2)))),
+        FormatError::OffsetWidth {
+            found: 2,
+            canonical: 1
+        }
     );
-    assert_eq!(err(b"SR64\x02\x01\x00"), FormatError::BadFlags(1));
+    let arrays = [(0, 2, lows(&[1, 3])), (1, 1, lows(&[7]))];
+    assert_eq!(
+        err(&raw_with(&arrays, 3, 1, 65543, forced(None, Some(1)))),
+        FormatError::OffsetWidth {
+            found: 1,
+            canonical: 0
+        }
+    );
+    assert!(
+        RoaringView::from_bytes(&raw_with(&run_sample, 5, 1, 65545, forced(None, Some(0))))
+            .is_err()
+    );
+    assert_eq!(
+        err(&raw_with(&arrays, 3, 1, 65543, forced(Some(2), Some(1)))),
+        FormatError::CardinalityWidth {
+            found: 2,
+            canonical: 1
+        }
+    );
+    assert_eq!(
+        err(&raw_with(&arrays, 3, 1, 65543, forced(Some(0), None))),
+        FormatError::PayloadLength { end: 19, len: 21 }
+    );
+    assert_eq!(err(b"SR64\x03\x01\x00"), FormatError::BadFlags(1));
     // A field wider than its value needs: min 1 in two bytes; a width over 8.
     let b = sample();
     let mut wide_min = [&b[..MIN_AT], &[1, 0], &b[MIN_AT + 1..]].concat();
     wide_min[6] += 1;
     assert_eq!(err(&wide_min), FormatError::HeaderWidths);
     let mut nine = b.clone();
-    nine[6] = 0x39;
+    nine[6] = 0x91;
     nine.extend([0; 16]);
     assert_eq!(err(&nine), FormatError::HeaderWidths);
+    // A min near 2^63 stored as it is in 8 bytes, where flipped it takes 1.
+    let top = (1u64 << 63) + 5;
+    let b = from_sorted(&[top]).unwrap();
+    assert_eq!((b[6] & 15, b[MIN_AT]), (9, 5));
+    let mut unflipped = b[..MIN_AT].to_vec();
+    unflipped[6] = (b[6] & 0xf0) | 8;
+    unflipped.extend(top.to_le_bytes());
+    unflipped.extend(&b[MIN_AT + 1..]);
+    assert_eq!(err(&unflipped), FormatError::HeaderWidths);
     // A span that takes max past u64::MAX, no containers in a non-empty set, more
     // containers than values.
     let mut b = head(1, 1, u64::MAX, 1, 0);
@@ -197,25 +287,41 @@ fn header_errors() {
 fn length_errors() {
     let b = sample();
     let len = b.len();
-    // The last payload is what is left of the buffer: one byte less or two more
-    // make it something else, which the checks reject.
+    // Where offsets are stored, the last payload is what is left of the buffer:
+    // one byte less or two more make it something else, which the checks reject.
+    let r = sample_runs();
     assert!(matches!(
-        err(&b[..len - 1]),
-        FormatError::BadRunPayloadSize { index: 1, size: 1 }
+        err(&r[..r.len() - 1]),
+        FormatError::BadRunPayloadSize { index: 1, size: 3 }
     ));
-    let mut longer = b.clone();
+    let mut longer = r.clone();
     longer.extend_from_slice(&[0, 0]);
+    // (6 bytes for 3 values read as an array: 7, 2, 0.)
     assert!(matches!(
         err(&longer),
-        FormatError::NonCanonicalKind {
-            index: 1,
-            found: Kind::Run,
-            expected: Kind::Array
-        }
+        FormatError::ArrayNotIncreasing { index: 1, .. }
     ));
+    // Where none are stored, the payloads the cardinalities give must end with
+    // the buffer.
+    assert_eq!(
+        err(&b[..len - 1]),
+        FormatError::PayloadLength {
+            end: len as u64,
+            len: len - 1
+        }
+    );
+    let mut longer = b.clone();
+    longer.extend_from_slice(&[0, 0]);
+    assert_eq!(
+        err(&longer),
+        FormatError::PayloadLength {
+            end: len as u64,
+            len: len + 2
+        }
+    );
     // Bytes after the empty set's header.
     assert_eq!(
-        err(b"SR64\x02\x00\x00\x00"),
+        err(b"SR64\x03\x00\x00\x00"),
         FormatError::TrailingBytes { end: 7, len: 8 }
     );
     // A directory of 2^32 - 1 containers does not fit.
@@ -224,7 +330,7 @@ fn length_errors() {
     assert!(matches!(err(&big), FormatError::DirectoryOverflow { .. }));
     // The directory alone runs past the end.
     assert!(matches!(
-        err(&b[..OFFSETS_AT]),
+        err(&b[..KEYS_AT + 3]),
         FormatError::DirectoryOverflow { n: 2, .. }
     ));
 }
@@ -248,16 +354,25 @@ fn directory_errors() {
     assert_eq!(err(&b), FormatError::KeysNotIncreasing { index: 1 });
 
     // Container 1's offset moves back to 0, or past the end.
-    let mut b = sample();
+    let mut b = sample_runs();
+    assert_eq!(b[OFFSETS_AT], 2);
     b[OFFSETS_AT] = 0;
     assert_eq!(err(&b), FormatError::OffsetsNotIncreasing { index: 1 });
-    let mut b = sample();
+    let mut b = sample_runs();
     b[OFFSETS_AT] = 200;
     assert_eq!(err(&b), FormatError::OffsetsNotIncreasing { index: 1 });
     // Container 1's offset moves by 2: container 0 becomes 6 bytes, one more
     // value than it says, and container 1 ends up empty.
-    let mut b = sample();
+    let mut b = sample_runs();
     b[OFFSETS_AT] += 1;
+    assert!(RoaringView::from_bytes(&b).is_err());
+    // Where no offsets are stored, a cardinality one too large or too small
+    // moves every later payload: the payloads no longer end with the buffer.
+    let mut b = sample();
+    b[KEYS_AT + 3] = 1;
+    assert!(RoaringView::from_bytes(&b).is_err());
+    let mut b = sample();
+    b[KEYS_AT + 2] = 0;
     assert!(RoaringView::from_bytes(&b).is_err());
 
     // The count before block 1 of 130 one-value containers.

@@ -8,5 +8,5 @@ fn version_reports_format_2() {
     let mut client = connect();
     let row = client.query_one("SELECT sroar_version()", &[]).unwrap();
     let v: String = row.get(0);
-    assert!(v.contains("format version 2"), "{v}");
+    assert!(v.contains("format version 3"), "{v}");
 }

@@ -393,11 +393,12 @@ fn container(key: u64, lows: &[u16], kind: u8) -> Stored {
     }
 }
 
-/// Header fields, normally derived from the containers (FORMAT.md, version 2).
+/// Header fields, normally derived from the containers (FORMAT.md, version 3).
 struct Header {
     magic: [u8; 4],
     version: u8,
-    /// The flags byte; `None` for the canonical one (bit 0: 4-byte offsets).
+    /// The flags byte; `None` for the canonical one (the cardinality's width, the
+    /// directory's cardinality width and offset width).
     flags: Option<u8>,
     card: u64,
     min: u64,
@@ -408,27 +409,55 @@ fn width(x: u64) -> usize {
     (64 - x.leading_zeros() as usize).div_ceil(8)
 }
 
+/// The min's width code and the integer stored for it: flipped (`x ^ 2^63`, code
+/// `8 + width`, at least 1 byte) when that is shorter.
+fn min_code(min: u64) -> (u8, u64, usize) {
+    let f = min ^ (1 << 63);
+    let fw = width(f).max(1);
+    if fw < width(min) {
+        (8 + fw as u8, f, fw)
+    } else {
+        (width(min) as u8, min, width(min))
+    }
+}
+
 /// The buffer of these containers under this header: header, directory (keys,
 /// cardinalities, halved offsets, counts before each block of 64) and packed
-/// payloads.
+/// payloads. Cardinalities take the bytes the largest needs; offsets are not
+/// stored when every container is an array of at most 256 values, else take 1,
+/// 2 or 4 bytes.
 fn assemble(cs: &[Stored], h: &Header) -> Vec<u8> {
     let n = cs.len();
     let mut offsets = vec![0u64];
     for c in cs {
         offsets.push(offsets.last().unwrap() + c.payload.len() as u64);
     }
-    let wide = n > 1 && offsets[n - 1] / 2 > 0xffff;
+    let last = if n > 1 { offsets[n - 1] } else { 0 };
+    let max_card = cs.iter().map(|c| c.card).max().unwrap_or(1);
+    let card_w = width(max_card.saturating_sub(1)).min(2);
+    let arrays = cs.iter().all(|c| c.payload.len() as u64 == 2 * c.card);
+    let ow = if arrays && card_w <= 1 {
+        0
+    } else {
+        [1, 1, 2, 4, 4][width(last / 2)]
+    };
     let span = h.max.wrapping_sub(h.min);
-    let (cw, mw, sw) = (width(h.card), width(h.min), width(span));
+    let (code, min, mw) = min_code(h.min);
+    let (cw, sw) = (width(h.card), width(span));
     let mut out = Vec::new();
     out.extend_from_slice(&h.magic);
     out.push(h.version);
-    out.push((cw as u8) << 4 | h.flags.unwrap_or(u8::from(wide)));
-    out.push((sw as u8) << 4 | mw as u8);
+    let canonical = if h.card == 0 && n == 0 {
+        0
+    } else {
+        (card_w as u8) << 2 | [0, 1, 2, 0, 3][ow]
+    };
+    out.push((cw as u8) << 4 | h.flags.unwrap_or(canonical));
+    out.push((sw as u8) << 4 | code);
     if h.card == 0 && n == 0 {
         return out;
     }
-    for (x, w) in [(h.card, cw), (n as u64, cw), (h.min, mw), (span, sw)] {
+    for (x, w) in [(h.card, cw), (n as u64, cw), (min, mw), (span, sw)] {
         out.extend_from_slice(&x.to_le_bytes()[..w]);
     }
     let key0 = h.min >> 16;
@@ -437,10 +466,10 @@ fn assemble(cs: &[Stored], h: &Header) -> Vec<u8> {
         out.extend_from_slice(&c.key.wrapping_sub(key0).to_le_bytes()[..kw]);
     }
     for c in cs {
-        out.extend_from_slice(&(c.card.wrapping_sub(1) as u16).to_le_bytes());
+        out.extend_from_slice(&c.card.wrapping_sub(1).to_le_bytes()[..card_w]);
     }
     for &o in &offsets[1..n.max(1)] {
-        out.extend_from_slice(&(o / 2).to_le_bytes()[..if wide { 4 } else { 2 }]);
+        out.extend_from_slice(&(o / 2).to_le_bytes()[..ow]);
     }
     let mut sum = 0;
     for (i, c) in cs.iter().enumerate() {
@@ -459,7 +488,7 @@ fn assemble(cs: &[Stored], h: &Header) -> Vec<u8> {
 fn header_of(values: &[u64]) -> Header {
     Header {
         magic: *b"SR64",
-        version: 2,
+        version: 3,
         flags: None,
         card: values.len() as u64,
         min: values.first().copied().unwrap_or(0),
@@ -471,7 +500,17 @@ fn header_of(values: &[u64]) -> Header {
 /// with the cardinality's width, the widths of min and max - min), then the
 /// cardinality, the container count, min and max - min.
 fn header_len(b: &[u8]) -> usize {
-    7 + 2 * usize::from(b[5] >> 4) + usize::from(b[6] & 15) + usize::from(b[6] >> 4)
+    7 + 2 * usize::from(b[5] >> 4) + min_width(b) + usize::from(b[6] >> 4)
+}
+
+/// Bytes of the min field: its width code, less 8 for a flipped min.
+fn min_width(b: &[u8]) -> usize {
+    let code = usize::from(b[6] & 15);
+    if code > 8 {
+        code - 8
+    } else {
+        code
+    }
 }
 
 /// The stored u64 of an int8 value.
@@ -623,7 +662,8 @@ fn wrong_header_fields_are_22p03() {
         for (at, v, what) in [
             (4, 0u8, "version 0"),
             (4, 1, "version 1"),
-            (4, 3, "version 3"),
+            (4, 2, "version 2"),
+            (4, 4, "version 4"),
             (5, good[5] ^ 1, "offset width flag"),
             (5, 2, "flags 2"),
             (5, 0x80, "flags 0x80"),
@@ -637,7 +677,7 @@ fn wrong_header_fields_are_22p03() {
         // with the rest; but keys are stored relative to min's, so a change to
         // min above its low 16 bits moves the whole set, to another valid set.
         let min_at = 7 + 2 * usize::from(good[5] >> 4);
-        let moves = min_at + 2..min_at + usize::from(good[6] & 15);
+        let moves = min_at + 2..min_at + min_width(&good);
         let mut moved = Vec::new();
         for i in 0..header_len(&good) {
             for mask in [0x01u8, 0x80, 0xff] {
@@ -797,9 +837,16 @@ fn non_canonical_buffers_are_22p03() {
     bm.payload[100] ^= 0x10;
     cases.push(("bitmap popcount", assemble(&[bm], &header_of(&vals(&full)))));
     // An empty container; a container kind 0.
+    // (A cardinality is stored minus one, so a container that says it is
+    // empty cannot be written; one with no payload can.)
     let mut empty = container(k, &[], ARRAY);
-    empty.card = 0;
-    cases.push(("empty container", assemble(&[empty], &header_of(&[]))));
+    empty.card = 1;
+    let one = container(k + 1, &[5], ARRAY);
+    let values = [(k << 16) | 5, ((k + 1) << 16) | 5];
+    cases.push((
+        "empty container",
+        assemble(&[empty, one], &header_of(&values)),
+    ));
     // Keys: out of order, duplicated.
     let a = container(k + 5, &[1, 9], ARRAY);
     let b = container(k, &[1, 9], ARRAY);
@@ -825,8 +872,8 @@ fn non_canonical_buffers_are_22p03() {
             },
         ),
     ));
-    cases.push(("empty with a flag", b"SR64\x02\x01\x00".to_vec()));
-    cases.push(("empty and a byte", b"SR64\x02\x00\x00\x00".to_vec()));
+    cases.push(("empty with a flag", b"SR64\x03\x01\x00".to_vec()));
+    cases.push(("empty and a byte", b"SR64\x03\x00\x00\x00".to_vec()));
     // A gap between payloads: container 0 is 2 bytes longer than its values.
     let vals3 = [1u64, 9, 70000];
     let mut cs: Vec<Stored> = vec![
@@ -871,8 +918,8 @@ fn invalid_portable_is_22p03() {
     let mut cases: Vec<Vec<u8>> = (0..good.len()).map(|n| good[..n].to_vec()).collect();
     cases.push([good.as_slice(), &[0]].concat());
     cases.push(vec![0xff; 16]);
-    cases.push(b"SR64\x02\0\0".to_vec());
-    cases.push(b"SR64\x02\0\x01\x01\x00\x00\0\0".to_vec());
+    cases.push(b"SR64\x03\0\0".to_vec());
+    cases.push(b"SR64\x03\0\x01\x01\x00\x00\0\0".to_vec());
     for bad in cases {
         expect_code(
             &mut c,
@@ -931,7 +978,7 @@ fn random_bytes_never_give_xx000() {
                 mutate(if portable { &portables[i] } else { &bases[i] }, &ops)
             }),
         prop::collection::vec(any::<u8>(), 0..120).prop_map(|tail| {
-            let mut b = b"SR64\x02\0".to_vec();
+            let mut b = b"SR64\x03\0".to_vec();
             b.extend(tail);
             b
         }),

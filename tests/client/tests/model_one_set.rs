@@ -33,11 +33,11 @@ fn one_set_functions() {
             format!("\"cardinality\": {}", a.len()),
             format!("\"containers\": {}", containers.len()),
             format!("\"bytes\": {}", row.get::<_, i32>(5)),
-            "\"format_version\": 2".to_owned(),
+            "\"format_version\": 3".to_owned(),
         ] {
             assert!(stats.contains(&needle), "{needle} in {stats}");
         }
-        assert!(row.get::<_, String>(6).contains("format version 2"));
+        assert!(row.get::<_, String>(6).contains("format version 3"));
 
         // Membership, rank and index of probes.
         let xs = probes(&a, &seeds);

@@ -3,9 +3,12 @@
 //!
 //! * keys: `key - key_0` in `kw` bytes, where `key_0 = min >> 16` and `kw` is the
 //!   width of the last key's difference (0 for one container);
-//! * cardinalities: `card - 1` as `u16`;
-//! * offsets of payloads 1..n, halved (payloads are all of even size), in 2 or 4
-//!   bytes; payload 0 starts the payload area;
+//! * cardinalities: `card - 1` in 0, 1 or 2 bytes, the width of the largest;
+//! * offsets of payloads 1..n, halved (payloads are all of even size), in 1, 2 or
+//!   4 bytes; payload 0 starts the payload area. None are stored when every
+//!   container is an array of at most 256 values: payload `i` then starts at twice
+//!   the values before it, which the counts and at most 63 one-byte cardinalities
+//!   give;
 //! * counts: the values before container `64 k`, for `k = 1..=(n - 1) / 64`, in
 //!   the width of the cardinality, so that rank and select skip whole blocks.
 //!
@@ -30,12 +33,18 @@ pub(crate) struct Shape {
     pub(crate) header: Header,
     /// Key of container 0 (`min >> 16`).
     pub(crate) key0: u64,
-    /// Widths of a key, an offset and a count, in bytes.
+    /// Widths of a key, a cardinality, an offset (0: none stored) and a count, in
+    /// bytes.
     pub(crate) kw: u8,
+    pub(crate) card_w: u8,
     pub(crate) ow: u8,
     pub(crate) cw: u8,
     /// The low `kw` bytes set.
     pub(crate) key_mask: u64,
+    /// The low `card_w` bytes set.
+    pub(crate) card_mask: u16,
+    /// The low `ow` bytes set.
+    pub(crate) offset_mask: u32,
     /// Byte positions of the arrays and of the payload area.
     pub(crate) keys: u32,
     pub(crate) cards: u32,
@@ -52,11 +61,11 @@ impl Shape {
         let h = p.header;
         let n = h.n as u64;
         let kw = width_of((h.max >> 16) - (h.min >> 16)) as u64;
-        let ow: u64 = if p.wide { 4 } else { 2 };
+        let (ow, card_w) = (u64::from(p.ow), u64::from(p.card_w));
         let cw = width_of(h.cardinality).max(1) as u64;
         let keys = p.len as u64;
         let cards = keys + n * kw;
-        let offsets = cards + 2 * n;
+        let offsets = cards + card_w * n;
         let counts = offsets + n.saturating_sub(1) * ow;
         let payload = counts + (n.saturating_sub(1) / BLOCK as u64) * cw;
         // Positions are kept as u32 (every buffer is below 2^30 bytes): a larger
@@ -69,6 +78,9 @@ impl Shape {
             key0: h.min >> 16,
             kw: kw as u8,
             key_mask: (1u64 << (8 * kw)) - 1,
+            card_w: card_w as u8,
+            card_mask: ((1u32 << (8 * card_w)) - 1) as u16,
+            offset_mask: ((1u64 << (8 * ow)) - 1) as u32,
             ow: ow as u8,
             cw: cw as u8,
             keys: keys as u32,
@@ -90,6 +102,13 @@ impl Shape {
     pub(crate) fn blocks(&self) -> usize {
         self.n().saturating_sub(1) / BLOCK
     }
+
+    /// True when no offsets are stored: every container is an array of at most
+    /// 256 values, whose payload starts at twice the values before it.
+    #[inline(always)]
+    pub(crate) fn implied_offsets(&self) -> bool {
+        self.ow == 0
+    }
 }
 
 /// The kind of a container from its cardinality and payload size, by the
@@ -108,6 +127,22 @@ pub(crate) fn kind_of(card: u32, size: usize) -> Kind {
     } else {
         Kind::Run
     }
+}
+
+/// The sum of at most 63 bytes, eight at a time in 16-bit lanes (a vectorized
+/// sum of a slice this short spends its time getting in and out of the loop).
+#[inline(always)]
+fn byte_sum(bytes: &[u8]) -> usize {
+    const LOW: u64 = 0x00ff_00ff_00ff_00ff;
+    debug_assert!(bytes.len() < BLOCK);
+    let (words, tail) = bytes.as_chunks::<8>();
+    // Each lane gains at most 510 a word: 7 words stay below 2^16.
+    let lanes = words.iter().fold(0u64, |acc, w| {
+        let w = u64::from_le_bytes(*w);
+        acc + (w & LOW) + (w >> 8 & LOW)
+    });
+    let words_sum = (lanes.wrapping_mul(0x0001_0001_0001_0001) >> 48) as usize;
+    words_sum + tail.iter().map(|&c| usize::from(c)).sum::<usize>()
 }
 
 /// Directories of up to this many 1- or 2-byte keys are searched by a linear count.
@@ -129,9 +164,11 @@ pub struct Directory<'a> {
     s: Shape,
     /// `n * kw` bytes.
     keys: &'a [u8],
-    cards: &'a [[u8; 2]],
-    /// `(n - 1) * ow` bytes.
-    offsets: &'a [u8],
+    /// From the cardinalities to the buffer's end: at least `n * card_w + 2`
+    /// bytes, so that any cardinality is one 2-byte load and a mask.
+    cards: &'a [u8],
+    /// From the offsets to the buffer's end.
+    offsets_to_end: &'a [u8],
 }
 
 impl<'a> Directory<'a> {
@@ -150,17 +187,17 @@ impl<'a> Directory<'a> {
         // keys <= cards <= offsets <= counts <= payload.
         debug_assert!(s.keys <= s.cards && s.cards <= s.offsets && s.offsets <= s.counts);
         debug_assert!(s.counts <= s.payload);
-        let at = |from: u32, to: u32| {
-            // SAFETY: `from <= to <= payload <= bytes.len()`: ascending positions,
-            // and the assertion above.
-            unsafe { bytes.get_unchecked(from as usize..to as usize) }
+        let at = |from: u32, to: usize| {
+            // SAFETY: `from <= to <= bytes.len()`: the positions ascend up to
+            // `payload`, which the assertion above puts inside the buffer.
+            unsafe { bytes.get_unchecked(from as usize..to) }
         };
         Directory {
             bytes,
             s,
-            keys: at(s.keys, s.cards),
-            cards: at(s.cards, s.offsets).as_chunks::<2>().0,
-            offsets: at(s.offsets, s.counts),
+            keys: at(s.keys, s.cards as usize),
+            cards: at(s.cards, bytes.len()),
+            offsets_to_end: at(s.offsets, bytes.len()),
         }
     }
 
@@ -179,18 +216,22 @@ impl<'a> Directory<'a> {
 
     /// `key(i) - key(0)`: one unaligned load and a mask, the same code for every
     /// key width (a match on the width would be an indirect jump, mispredicted
-    /// when a walk reads two directories of different widths in turn). In a
-    /// canonical buffer at least 8 bytes follow any key: with two containers or
-    /// more, the cardinalities, an offset and two payloads; one container has the
-    /// 0-byte key 0.
+    /// when a walk reads two directories of different widths in turn). Keys near
+    /// the end of a small buffer (two one-value arrays take 4 bytes after their
+    /// keys) are read the slower way.
     #[inline(always)]
     fn rel_key(&self, i: usize) -> u64 {
         if self.s.kw == 0 {
             return 0;
         }
         let at = self.s.keys as usize + i * usize::from(self.s.kw);
-        let chunk: &[u8; 8] = self.bytes[at..at + 8].try_into().expect("8 bytes");
-        u64::from_le_bytes(*chunk) & self.s.key_mask
+        match self.bytes.get(at..at + 8) {
+            Some(chunk) => {
+                let chunk: &[u8; 8] = chunk.try_into().expect("8 bytes");
+                u64::from_le_bytes(*chunk) & self.s.key_mask
+            }
+            None => read_le(self.bytes, at, usize::from(self.s.kw)),
+        }
     }
 
     /// The key of container `i` of a buffer not yet validated: a read that does
@@ -207,10 +248,14 @@ impl<'a> Directory<'a> {
         self.s.key0 + self.rel_key(i)
     }
 
-    /// The cardinality of container `i`.
+    /// The cardinality of container `i`: one 2-byte load and a mask, the same
+    /// code for every width. A non-empty buffer has at least 2 bytes of payload
+    /// after its cardinalities.
     #[inline(always)]
     pub fn card(&self, i: usize) -> u32 {
-        u32::from(u16::from_le_bytes(self.cards[i])) + 1
+        let at = i * usize::from(self.s.card_w);
+        let pair: &[u8; 2] = self.cards[at..at + 2].try_into().expect("2 bytes");
+        u32::from(u16::from_le_bytes(*pair) & self.s.card_mask) + 1
     }
 
     /// Where the payload of container `i` starts, in bytes from the buffer's start
@@ -223,18 +268,39 @@ impl<'a> Directory<'a> {
         if i >= self.len() {
             return self.bytes.len();
         }
-        let half = if self.s.ow == 2 {
-            le(&self.offsets.as_chunks::<2>().0[i - 1])
-        } else {
-            le(&self.offsets.as_chunks::<4>().0[i - 1])
-        };
-        self.s.payload as usize + 2 * half as usize
+        if self.s.implied_offsets() {
+            return self.s.payload as usize + 2 * self.implied_prefix(i);
+        }
+        // One 4-byte load and a mask for every width (a match would be an
+        // indirect jump): at least 4 payload bytes follow the offsets, for there
+        // are two containers or more when any offset is stored.
+        let at = (i - 1) * usize::from(self.s.ow);
+        let word: &[u8; 4] = self.offsets_to_end[at..at + 4].try_into().expect("4 bytes");
+        self.s.payload as usize + 2 * (u32::from_le_bytes(*word) & self.s.offset_mask) as usize
+    }
+
+    /// Values in containers `0..i` (`0 < i < len()`) of a directory with no
+    /// stored offsets, whose cardinalities take at most one byte: the count before
+    /// `i`'s block, one per container since, and the bytes stored since (none when
+    /// every container holds one value).
+    #[inline(always)]
+    fn implied_prefix(&self, i: usize) -> usize {
+        if self.s.card_w == 0 {
+            return i;
+        }
+        let b = (i / BLOCK).min(self.s.blocks());
+        let from = b * BLOCK;
+        self.block_count(b) as usize + (i - from) + byte_sum(&self.cards[from..i])
     }
 
     /// The kind of container `i` and its payload's byte range.
     #[inline(always)]
     pub(crate) fn slot(&self, i: usize) -> (Kind, usize, usize) {
-        let (start, end) = (self.start(i), self.start(i + 1));
+        let start = self.start(i);
+        if self.s.implied_offsets() {
+            return (Kind::Array, start, start + 2 * self.card(i) as usize);
+        }
+        let end = self.start(i + 1);
         (kind_of(self.card(i), end - start), start, end)
     }
 
@@ -338,11 +404,18 @@ impl<'a> Directory<'a> {
         // `end == len()` on a multiple of 64 is past the last stored count.
         let b = (end / BLOCK).min(self.s.blocks());
         let from = b * BLOCK;
-        let within: u64 = self.cards[from..end]
-            .iter()
-            .map(|c| u64::from(u16::from_le_bytes(*c)) + 1)
-            .sum();
-        self.block_count(b) + within
+        // Each cardinality is stored minus one.
+        let stored: u64 = match self.s.card_w {
+            0 => 0,
+            1 => self.cards[from..end].iter().map(|&c| u64::from(c)).sum(),
+            _ => self.cards[2 * from..2 * end]
+                .as_chunks::<2>()
+                .0
+                .iter()
+                .map(|c| u64::from(u16::from_le_bytes(*c)))
+                .sum(),
+        };
+        self.block_count(b) + (end - from) as u64 + stored
     }
 
     /// The container that holds the `k`-th smallest value (0-based) and the rank

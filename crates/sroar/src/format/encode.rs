@@ -64,6 +64,10 @@ pub(crate) fn head_len_expected(
         // the offsets, never narrow them.
         last_offset: payload as u64,
         cardinality,
+        // No container holds more than the values the others leave it.
+        max_card: (cardinality.saturating_sub(containers as u64) + 1).min(1 << 16) as u32,
+        // Arrays take two bytes a value; a guess, which costs one move when wrong.
+        not_arrays: payload as u64 != 2 * cardinality,
         min,
         max,
     };
@@ -79,6 +83,10 @@ pub(crate) struct Layout {
     /// Where the last container's payload starts (the largest offset stored).
     last_offset: u64,
     cardinality: u64,
+    /// The largest container's values.
+    max_card: u32,
+    /// Whether a container so far is not an array.
+    not_arrays: bool,
     min: u64,
     max: u64,
 }
@@ -97,6 +105,10 @@ impl Layout {
         self.last_offset = self.payload;
         self.payload += payload_len as u64;
         self.cardinality += u64::from(card);
+        self.max_card = self.max_card.max(card);
+        // An array is 2 bytes a value; a run container never is (the canonical
+        // rule), nor a bitmap (over 4096 values in 8192 bytes).
+        self.not_arrays |= payload_len != 2 * card as usize;
     }
 
     /// The smallest and largest value of the set (ignored when it is empty). The
@@ -110,11 +122,10 @@ impl Layout {
         self.cardinality
     }
 
-    /// Fewer bytes than any buffer of these containers takes: their payloads and
-    /// 4 bytes each (a cardinality and an offset). A writer whose bound reaches the
-    /// limit is doomed to a [`CapacityError`].
+    /// Fewer bytes than any buffer of these containers takes: their payloads. A
+    /// writer whose bound reaches the limit is doomed to a [`CapacityError`].
     pub(crate) fn len_lower_bound(&self) -> u64 {
-        self.payload.saturating_add(4 * self.containers)
+        self.payload
     }
 
     /// Where everything goes, computed once.
@@ -123,9 +134,9 @@ impl Layout {
         if self.cardinality == 0 {
             return Plan {
                 header: Header::default(),
-                wide: false,
                 kw: 0,
-                ow: 2,
+                card_w: 0,
+                ow: 0,
                 cw: 1,
                 n: 0,
                 head_len: EMPTY_LEN,
@@ -138,16 +149,16 @@ impl Layout {
             min: self.min,
             max: self.max.max(self.min),
         };
-        // Offsets are stored halved; past 2^16 halves they take 4 bytes.
-        let wide = self.last_offset / 2 > u64::from(u16::MAX);
         let kw = width_of((header.max >> 16) - (header.min >> 16));
-        let ow = if wide { 4 } else { 2 };
+        let card_w = width_of(u64::from(self.max_card.max(1) - 1));
+        let ow = offset_width(!self.not_arrays, card_w, self.last_offset);
         let cw = width_of(header.cardinality).max(1);
-        let head_len = header.encoded_len() + n * (kw + 2) + (n - 1) * ow + (n - 1) / BLOCK * cw;
+        let head_len =
+            header.encoded_len() + n * (kw + card_w) + (n - 1) * ow + (n - 1) / BLOCK * cw;
         Plan {
             header,
-            wide,
             kw,
+            card_w,
             ow,
             cw,
             n,
@@ -159,12 +170,26 @@ impl Layout {
 
 const EMPTY_LEN: usize = 7;
 
+/// The canonical width of the stored offsets: none when every container is an
+/// array of at most 256 values (one-byte cardinalities say where each payload
+/// starts), else the bytes the largest halved offset needs, 1, 2 or 4.
+pub(crate) fn offset_width(all_arrays: bool, card_w: usize, last_offset: u64) -> usize {
+    if all_arrays && card_w <= 1 {
+        return 0;
+    }
+    match width_of(last_offset / 2) {
+        0 | 1 => 1,
+        2 => 2,
+        _ => 4,
+    }
+}
+
 /// The header, the widths and the lengths of a buffer about to be written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Plan {
     header: Header,
-    wide: bool,
     kw: usize,
+    card_w: usize,
     ow: usize,
     cw: usize,
     n: usize,
@@ -202,7 +227,7 @@ impl Plan {
 /// payload goes. Containers must come in the order the layout was given them.
 pub(crate) struct Encoder<'a> {
     keys: &'a mut [u8],
-    cards: &'a mut [[u8; 2]],
+    cards: &'a mut [u8],
     offsets: &'a mut [u8],
     counts: &'a mut [u8],
     payload: &'a mut [u8],
@@ -213,6 +238,7 @@ pub(crate) struct Encoder<'a> {
     offset: u64,
     key0: u64,
     kw: usize,
+    card_w: usize,
     ow: usize,
     cw: usize,
 }
@@ -235,14 +261,14 @@ impl<'a> Encoder<'a> {
     #[inline]
     pub(crate) fn head_only(out: &'a mut [u8], plan: &Plan) -> Self {
         let (head, payload) = out.split_at_mut(plan.head_len);
-        let at = plan.header.write(plan.wide, head);
+        let at = plan.header.write(plan.ow as u8, plan.card_w as u8, head);
         let n = plan.n;
         let (keys, rest) = head[at..].split_at_mut(n * plan.kw);
-        let (cards, rest) = rest.split_at_mut(2 * n);
+        let (cards, rest) = rest.split_at_mut(n * plan.card_w);
         let (offsets, counts) = rest.split_at_mut(n.saturating_sub(1) * plan.ow);
         Encoder {
             keys,
-            cards: cards.as_chunks_mut::<2>().0,
+            cards,
             offsets,
             counts,
             payload,
@@ -251,6 +277,7 @@ impl<'a> Encoder<'a> {
             offset: 0,
             key0: plan.header.min >> 16,
             kw: plan.kw,
+            card_w: plan.card_w,
             ow: plan.ow,
             cw: plan.cw,
         }
@@ -266,7 +293,7 @@ impl<'a> Encoder<'a> {
         let i = self.i;
         debug_assert_eq!(super::directory::kind_of(card, size), kind);
         write_le(self.keys, i * self.kw, key - self.key0, self.kw);
-        self.cards[i] = ((card - 1) as u16).to_le_bytes();
+        write_le(self.cards, i * self.card_w, u64::from(card - 1), self.card_w);
         if i > 0 {
             write_le(self.offsets, (i - 1) * self.ow, self.offset / 2, self.ow);
             if i.is_multiple_of(BLOCK) {

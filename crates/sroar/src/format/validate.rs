@@ -4,7 +4,8 @@
 use core::fmt;
 
 use super::directory::{kind_of, Directory, Shape, BLOCK};
-use super::header::{Header, HeaderError, MAX_LEN, VERSION};
+use super::encode::offset_width;
+use super::header::{width_of, Header, HeaderError, MAX_LEN, VERSION};
 use crate::container::{canonical_kind, Kind};
 use crate::kernels::dispatch::{kernels, Kernels};
 
@@ -51,10 +52,30 @@ pub enum FormatError {
         /// Container index.
         index: usize,
     },
-    /// The offsets are 4 bytes wide though 2 would hold them, or the reverse.
+    /// The offsets are stored in other than their canonical width (0 when every
+    /// container is an array of at most 256 values, else the fewest of 1, 2 or
+    /// 4 bytes that hold the largest).
     OffsetWidth {
-        /// Whether the flags say 4 bytes.
-        wide: bool,
+        /// Width the flags say, in bytes.
+        found: u8,
+        /// Canonical width.
+        canonical: u8,
+    },
+    /// The cardinalities are stored in other than the fewest bytes that hold the
+    /// largest.
+    CardinalityWidth {
+        /// Width the flags say, in bytes.
+        found: u8,
+        /// Canonical width.
+        canonical: u8,
+    },
+    /// Where no offsets are stored, the payloads the cardinalities imply do not
+    /// end where the buffer does.
+    PayloadLength {
+        /// Where the payloads end.
+        end: u64,
+        /// Buffer length.
+        len: usize,
     },
     /// A run payload's size is not a positive multiple of 4.
     BadRunPayloadSize {
@@ -170,11 +191,17 @@ impl fmt::Display for FormatError {
                 f,
                 "container {index}: payload offset not after the previous one, or past the end"
             ),
-            OffsetWidth { wide } => write!(
+            OffsetWidth { found, canonical } => write!(
                 f,
-                "offsets are {} bytes wide, the canonical width is {}",
-                if *wide { 4 } else { 2 },
-                if *wide { 2 } else { 4 }
+                "offsets are {found} bytes wide, the canonical width is {canonical}"
+            ),
+            CardinalityWidth { found, canonical } => write!(
+                f,
+                "cardinalities are {found} bytes wide, the canonical width is {canonical}"
+            ),
+            PayloadLength { end, len } => write!(
+                f,
+                "the payloads end at byte {end} but the buffer has {len} bytes"
             ),
             BadRunPayloadSize { index, size } => write!(
                 f,
@@ -261,6 +288,9 @@ pub(crate) fn validate(bytes: &[u8]) -> Result<Shape, FormatError> {
         HeaderError::TooShort => FormatError::TooShort { len },
         e => FormatError::from(e),
     })?;
+    if !parsed.canonical_min() {
+        return Err(FormatError::HeaderWidths);
+    }
     let shape = Shape::new(&parsed, len).ok_or(FormatError::DirectoryOverflow {
         n: parsed.header.n,
         len,
@@ -277,8 +307,15 @@ pub(crate) fn validate(bytes: &[u8]) -> Result<Shape, FormatError> {
             })
         };
     }
+    // Every container has a payload of at least 2 bytes: reading any cardinality
+    // may load the 2 bytes after the last one, and any offset the 4 bytes from it.
+    if len < shape.payload as usize + 2 * shape.n().min(2) {
+        return Err(FormatError::DirectoryOverflow { n: h.n, len });
+    }
     let dir = Directory::new(bytes, shape);
     let n = shape.n();
+    let implied = shape.implied_offsets();
+    let (mut max_card, mut all_arrays) = (0u32, true);
     // Looked up once: most containers are small, so the lookup would show.
     let kernels = kernels();
     let mut card_sum = 0u64;
@@ -308,12 +345,20 @@ pub(crate) fn validate(bytes: &[u8]) -> Result<Shape, FormatError> {
         // Offsets are read as stored, then checked: increasing and inside the
         // buffer, so every payload is a non-empty range of it.
         let start = prev_end;
-        let end = dir.start(index + 1);
+        let card = dir.card(index);
+        let end = if implied {
+            start + 2 * card as usize
+        } else {
+            dir.start(index + 1)
+        };
         if end <= start || end > len {
-            return Err(FormatError::OffsetsNotIncreasing { index: index + 1 });
+            return Err(if implied {
+                FormatError::PayloadLength { end: end as u64, len }
+            } else {
+                FormatError::OffsetsNotIncreasing { index: index + 1 }
+            });
         }
         prev_end = end;
-        let card = dir.card(index);
         let size = end - start;
         let kind = kind_of(card, size);
         let payload = &bytes[start..end];
@@ -346,16 +391,32 @@ pub(crate) fn validate(bytes: &[u8]) -> Result<Shape, FormatError> {
             });
         }
         card_sum += actual;
+        max_card = max_card.max(card);
+        all_arrays &= kind == Kind::Array;
         let high = key << 16;
         if index == 0 {
             first = high | u64::from(lo);
         }
         last = high | u64::from(hi);
     }
-    // The widest offset decides the width; canonical is the narrower that holds it.
-    let last_half = (dir.start(n - 1) - shape.payload as usize) / 2;
-    if parsed.wide != (last_half > usize::from(u16::MAX)) {
-        return Err(FormatError::OffsetWidth { wide: parsed.wide });
+    if implied && prev_end != len {
+        return Err(FormatError::PayloadLength { end: prev_end as u64, len });
+    }
+    let card_w = width_of(u64::from(max_card - 1));
+    if usize::from(parsed.card_w) != card_w {
+        return Err(FormatError::CardinalityWidth {
+            found: parsed.card_w,
+            canonical: card_w as u8,
+        });
+    }
+    // The widest offset decides the width; canonical is the narrowest that holds it.
+    let last_offset = (dir.start(n - 1) - shape.payload as usize) as u64;
+    let ow = offset_width(all_arrays, card_w, last_offset);
+    if usize::from(parsed.ow) != ow {
+        return Err(FormatError::OffsetWidth {
+            found: parsed.ow,
+            canonical: ow as u8,
+        });
     }
     if h.cardinality != card_sum {
         return Err(FormatError::CardinalityHeader {
