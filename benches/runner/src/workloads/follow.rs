@@ -127,6 +127,10 @@ fn firehose(ctx: &mut Ctx, users: u32) {
 fn load(ctx: &mut Ctx, users: u32, shape: Shape) {
     let g = generate_shaped(users, shape);
     let case = format!("{} users, {} follows", g.users(), g.edges());
+    // At Bluesky's scale the edge table's COPY and index builds, and the copies of
+    // the sets in the other forms, take minutes: the loads run without the
+    // session's statement timeout.
+    ctx.db.exec("SET statement_timeout = 0");
     let sets = load_users(&mut ctx.db.client, &g).expect("load users");
     let edges = load_edges(&mut ctx.db.client, &g).expect("load follows");
     let size = |ctx: &mut Ctx, t: &str| {
@@ -171,6 +175,7 @@ fn load(ctx: &mut Ctx, users: u32, shape: Shape) {
     recs.push(Record::new("follow_graph/load", &case, ARR).bytes(size(ctx, "users_a")));
     recs.push(e);
     ctx.add(recs);
+    ctx.db.exec(&format!("SET statement_timeout = '{}s'", crate::db::TIMEOUT_S));
 }
 
 /// Every question gives the same answer from the sets as from the edge table.
