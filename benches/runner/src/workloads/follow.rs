@@ -175,7 +175,10 @@ fn load(ctx: &mut Ctx, users: u32, shape: Shape) {
     recs.push(Record::new("follow_graph/load", &case, ARR).bytes(size(ctx, "users_a")));
     recs.push(e);
     ctx.add(recs);
-    ctx.db.exec(&format!("SET statement_timeout = '{}s'", crate::db::TIMEOUT_S));
+    ctx.db.exec(&format!(
+        "SET statement_timeout = '{}s'",
+        crate::db::TIMEOUT_S
+    ));
 }
 
 /// Every question gives the same answer from the sets as from the edge table.
