@@ -273,7 +273,7 @@ impl<'a, F: FnMut(usize, usize) -> &'a [u8]> Remote<'a, F> {
         let count = self.block_count(b)?;
         let cards = self.cards(b * BLOCK, i + 1)?;
         let within: u64 = (0..cards.len - 1).map(|j| u64::from(cards.get(j))).sum();
-        Ok((count + within, cards.get(cards.len - 1)))
+        Ok((count.checked_add(within).ok_or(Corrupt)?, cards.get(cards.len - 1)))
     }
 
     /// Where container `i` (of `card` values) is, in one read of its offsets. The
@@ -289,7 +289,11 @@ impl<'a, F: FnMut(usize, usize) -> &'a [u8]> Remote<'a, F> {
             return Ok(Slot {
                 i,
                 kind: Kind::Array,
-                start: payload + 2 * usize::try_from(before).map_err(|_| Corrupt)?,
+                // A count read from a damaged value may be anything.
+                start: usize::try_from(before)
+                    .ok()
+                    .and_then(|b| b.checked_mul(2)?.checked_add(payload))
+                    .ok_or(Corrupt)?,
                 size: 2 * card as usize,
             });
         }
@@ -369,11 +373,12 @@ impl<'a, F: FnMut(usize, usize) -> &'a [u8]> Remote<'a, F> {
         };
         let mut starts = Vec::new();
         if implied {
-            let mut at = payload as u64 + 2 * self.prefix_and_card(from)?.0;
+            let before = self.prefix_and_card(from)?.0;
+            let mut at = before.checked_mul(2).and_then(|b| b.checked_add(payload as u64)).ok_or(Corrupt)?;
             for j in 0..=to - from {
                 starts.push(usize::try_from(at).map_err(|_| Corrupt)?);
                 if j < to - from {
-                    at += 2 * u64::from(card(j));
+                    at = at.checked_add(2 * u64::from(card(j))).ok_or(Corrupt)?;
                 }
             }
         }
