@@ -23,9 +23,19 @@ use crate::pg::{
 };
 
 /// Out-of-line values up to this size are read whole: one TOAST index scan for all
-/// their chunks costs less than the three or four scans of a partial read (a
-/// directory search, a count, a container), each of which fetches a chunk anew.
-pub const READ_WHOLE_UP_TO: usize = 64 << 10;
+/// their chunks costs less than the two scans of a partial read ([`READ_FIRST`])
+/// up to about 20 kB. Measured on sets of scattered ids, one membership test each:
+/// 24 kB values 5.1 µs whole against 4.6 µs by ranges, 48 kB values 7.7 against
+/// 5.0 µs.
+pub const READ_WHOLE_UP_TO: usize = 16 << 10;
+/// A partial read fetches this much of the value first: its header and, for sets
+/// of up to about 900 containers, its whole directory, so that the directory
+/// search, the cardinality and the offsets are read from it and only the container
+/// needs one more TOAST index scan. Each scan descends the TOAST index and prunes
+/// a heap page anew, while more chunks in one scan are a copy each: two scans
+/// instead of five halve a lookup's rechecks. Four chunks of 1996 bytes, what one
+/// 8 kB TOAST page holds.
+pub const READ_FIRST: usize = 4 * 1996;
 /// A call site keeps a value from this read of it on.
 pub const KEEP_FROM_READ: usize = 3;
 /// A call site keeps at most this many bytes of values; past that it reads them
@@ -210,13 +220,31 @@ impl<'fcx> Stored<'fcx> {
     ) -> T {
         match self.value.toasted_uncompressed_len() {
             Some(len) if len > READ_WHOLE_UP_TO => {
-                let value = self.value;
-                by_ranges(&mut |offset, len| value.slice(offset, len))
-                    .unwrap_or_else(|e| errors::stored_value(e))
+                by_ranges(&mut ranges(self.value)).unwrap_or_else(|e| errors::stored_value(e))
             }
             Some(_) => in_memory(self.whole_view()),
             None => in_memory(self.view()),
         }
+    }
+}
+
+/// `fetch(offset, len)` over an out-of-line value: the first request, at offset 0,
+/// fetches at least [`READ_FIRST`] bytes in one TOAST scan, and every later request
+/// inside them is answered from them; any other range is one scan of its own.
+pub fn ranges<'fcx>(value: Value<'fcx>) -> impl FnMut(usize, usize) -> &'fcx [u8] {
+    let mut prefix: &'fcx [u8] = &[];
+    move |offset, len| {
+        if let Some(bytes) = offset
+            .checked_add(len)
+            .and_then(|end| prefix.get(offset..end))
+        {
+            return bytes;
+        }
+        if offset == 0 && prefix.is_empty() {
+            prefix = value.slice(0, len.max(READ_FIRST));
+            return &prefix[..len.min(prefix.len())];
+        }
+        value.slice(offset, len)
     }
 }
 

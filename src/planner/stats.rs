@@ -24,7 +24,7 @@ use sroar::{Header, Partial, HEADER_MAX_LEN};
 use sroar_pg_macros::sql_fn;
 
 use crate::pg::{AnalyzeRequest, ColumnSample, ElementStats, Value};
-use crate::read::READ_WHOLE_UP_TO;
+use crate::read::{ranges, READ_WHOLE_UP_TO};
 
 /// Elements read from one sampled set, about.
 pub const ELEMENTS_PER_SET: u64 = 2048;
@@ -249,7 +249,7 @@ fn count_sample(
         })
         .container_values(picks, buf)
     } else {
-        Partial::new(|at, len| value.slice(at, len)).container_values(picks, buf)
+        Partial::new(ranges(value)).container_values(picks, buf)
     };
     read.ok()?;
     // A container of many elements (up to 65,536) is thinned to the elements whose

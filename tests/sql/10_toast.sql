@@ -53,7 +53,7 @@ SELECT bool_and(rb_rank(r, x) = rb_rank(r | 0::int8, x)
 SELECT bool_and(rb_select(r, k) IS NOT DISTINCT FROM rb_select(r | 0::int8, k)) AS select_equal_whole
   FROM huge, unnest(ARRAY[0, 1, 32767, 32768, 104857599, 209715199, 209715200, -1]::int8[]) k;
 
--- Joins that probe the same stored sets again and again: values up to 64 kB are read
+-- Joins that probe the same stored sets again and again: values up to 16 kB are read
 -- whole and kept by the call site for the rest of the query (value_cache), larger
 -- ones read in slices. 600 sets (more than the 512 a call site keeps), of 10 kB and
 -- of 130 kB, probed 300 times each, against the model of their elements.
