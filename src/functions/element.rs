@@ -2,7 +2,7 @@
 //! select are questions about one set: `one_set.rs`.)
 
 use pgrx::datum::Array;
-use sroar::RoaringView;
+use sroar::{RoaringView, Splice};
 use sroar_pg_macros::sql_fn;
 
 use crate::errors;
@@ -18,35 +18,46 @@ fn u64s(values: Array<i64>) -> Vec<u64> {
         .collect()
 }
 
+/// The edit's result, or the set as it came when the edit changes nothing (every
+/// add present, every remove absent): an UPDATE that sets a column to it then keeps
+/// the stored value where it is, with no new TOAST chunks or their WAL.
+fn edited(r: Stored<'_>, edit: Splice<'_>) -> RoaringOut {
+    if edit.is_base() {
+        r.into()
+    } else {
+        edit.into()
+    }
+}
+
 #[sql_fn]
 fn rb_add(r: Stored, x: i64) -> RoaringOut {
-    r.view().with_inserted(&[int8::to_u64(x)]).into()
+    edited(r, r.view().with_inserted(&[int8::to_u64(x)]))
 }
 
 #[sql_fn]
 fn rb_add_int8_first(x: i64, r: Stored) -> RoaringOut {
-    r.view().with_inserted(&[int8::to_u64(x)]).into()
+    edited(r, r.view().with_inserted(&[int8::to_u64(x)]))
 }
 
 #[sql_fn]
 fn rb_add_many(r: Stored, values: Array<i64>) -> RoaringOut {
-    r.view().with_inserted(&u64s(values)).into()
+    edited(r, r.view().with_inserted(&u64s(values)))
 }
 
 #[sql_fn]
 fn rb_remove(r: Stored, x: i64) -> RoaringOut {
-    r.view().with_removed(&[int8::to_u64(x)]).into()
+    edited(r, r.view().with_removed(&[int8::to_u64(x)]))
 }
 
 #[sql_fn]
 fn rb_remove_many(r: Stored, values: Array<i64>) -> RoaringOut {
-    r.view().with_removed(&u64s(values)).into()
+    edited(r, r.view().with_removed(&u64s(values)))
 }
 
 /// A batch of changes to one set in one pass: `removes` out, then `adds` in (an
 /// element in both ends up in the set). NULL arrays change nothing, and a NULL set
 /// is the empty one, so that an upsert or a batch with no adds or no removes for a
-/// set needs no coalesce.
+/// set needs no coalesce. A set with no changes is returned unread.
 #[sql_fn]
 fn rb_apply(
     r: Option<Stored>,
@@ -58,7 +69,8 @@ fn rb_apply(
         removes.map(u64s).unwrap_or_default(),
     );
     match r {
-        Some(r) => r.view().with_changes(&adds, &removes).into(),
+        Some(r) if adds.is_empty() && removes.is_empty() => r.into(),
+        Some(r) => edited(r, r.view().with_changes(&adds, &removes)),
         None => sroar::Roaring::new()
             .view()
             .with_changes(&adds, &removes)

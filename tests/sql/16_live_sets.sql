@@ -108,3 +108,29 @@ SELECT w.id, w.members = (SELECT rb_or_agg(part) FROM chunked c WHERE c.id = w.i
 DELETE FROM chunked WHERE rb_is_empty(part);
 SELECT count(*) FILTER (WHERE rb_is_empty(part)) AS empty_chunks FROM chunked;
 DROP TABLE edits, whole, chunked, events;
+-- An edit that changes nothing returns the set as it came, so an UPDATE keeps the
+-- stored value where it is: the same TOAST value (its chunk_id), no new chunks.
+CREATE TABLE noop (id int PRIMARY KEY, s roaring64 NOT NULL);
+INSERT INTO noop SELECT 1, rb_build(ARRAY(SELECT g * 7 FROM generate_series(0::int8, 99999) g));
+CREATE FUNCTION noop_toast_ids() RETURNS oid[] LANGUAGE plpgsql AS $$
+DECLARE ids oid[];
+BEGIN
+  EXECUTE format('SELECT array_agg(DISTINCT chunk_id ORDER BY chunk_id) FROM %s',
+                 (SELECT reltoastrelid::regclass FROM pg_class WHERE relname = 'noop')) INTO ids;
+  RETURN ids;
+END $$;
+CREATE TEMP TABLE stored_before AS SELECT noop_toast_ids() AS ids;
+UPDATE noop SET s = rb_add(s, 700);
+UPDATE noop SET s = rb_add(s, ARRAY[0, 7, 699993]);
+UPDATE noop SET s = rb_remove(s, 701);
+UPDATE noop SET s = rb_remove(s, ARRAY[1, 2, 65536 * 100, -1]);
+UPDATE noop SET s = rb_apply(s, NULL, NULL);
+UPDATE noop SET s = rb_apply(s, ARRAY[14], ARRAY[15]);
+SELECT cardinality(ids) AS values_stored, noop_toast_ids() = ids AS no_ops_keep_the_stored_value
+  FROM stored_before;
+UPDATE noop SET s = rb_add(s, 701);
+SELECT noop_toast_ids() <> ids AS a_real_add_stores_a_new_value FROM stored_before;
+SELECT rb_cardinality(s) AS cardinality, s @> 701::int8 AS has_701, rb_contains(s, 699993) AS has_last
+  FROM noop;
+DROP TABLE noop, stored_before;
+DROP FUNCTION noop_toast_ids();

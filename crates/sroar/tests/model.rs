@@ -318,6 +318,7 @@ fn check_edits(m: &Model, probes: &[u64], widths: &[u32], deltas: &[i128]) {
     mc.extend(adds.iter().copied());
     let changed = v.with_changes(&adds, &victims);
     assert_eq!(changed.len(), mc.len() as u64, "with_changes: len");
+    assert_eq!(changed.is_base(), mc == *m, "with_changes: is_base");
     assert_encodes(&changed.into_roaring().unwrap(), &mc, "with_changes");
     let mut unchanged = m.clone();
     unchanged.extend(adds.iter().copied());
@@ -333,6 +334,34 @@ fn check_edits(m: &Model, probes: &[u64], widths: &[u32], deltas: &[i128]) {
         &unchanged,
         "with_changes of absent removes",
     );
+    // No-op edits leave the base itself, which a caller returns instead of a copy:
+    // adds all present and removes all absent, in any mix, and nothing at all.
+    let present: Vec<u64> = m.iter().copied().step_by(2).collect();
+    for (adds, removes) in [
+        (&present[..], &absent[..]),
+        (&[][..], &absent[..]),
+        (&present[..], &[][..]),
+        (&[][..], &[][..]),
+    ] {
+        assert!(
+            v.with_changes(adds, removes).is_base(),
+            "no-op edit: is_base"
+        );
+        assert!(v.with_inserted(adds).is_base(), "no-op insert: is_base");
+        assert!(v.with_removed(removes).is_base(), "no-op remove: is_base");
+    }
+    for &x in p.iter().step_by(spread) {
+        assert_eq!(
+            v.with_inserted(&[x]).is_base(),
+            m.contains(&x),
+            "insert: is_base"
+        );
+        assert_eq!(
+            v.with_removed(&[x]).is_base(),
+            !m.contains(&x),
+            "remove: is_base"
+        );
+    }
 
     for (i, &a) in p.iter().step_by(spread).enumerate() {
         let width = u64::from(widths[i % widths.len()]);

@@ -312,6 +312,22 @@ impl<'a> Splice<'a> {
         }
     }
 
+    /// Whether the result is the base itself: every container kept, in one block,
+    /// and none written anew or patched (an edit whose adds were all present and
+    /// whose removes all absent). A caller holding the base's stored form can
+    /// return it instead of writing a copy: PostgreSQL then keeps the stored
+    /// value of an updated row where it is, with no new TOAST chunks.
+    pub fn is_base(&self) -> bool {
+        if self.new.container_count() != 0 || !self.patches.is_empty() {
+            return false;
+        }
+        match self.kept.as_slice() {
+            [] => self.dir.is_empty(),
+            [k] => k.from == 0 && k.to == self.dir.len() && k.patch.is_none(),
+            _ => false,
+        }
+    }
+
     /// Number of values.
     pub fn len(&self) -> u64 {
         let kept: u64 = self
