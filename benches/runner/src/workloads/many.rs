@@ -8,12 +8,23 @@
 //! the two shapes users write: explicit arguments from a join of the rows, and
 //! `VARIADIC array_agg(s)` over a GROUP BY; the aggregate runs over the same groups.
 //! Each record pair compares one shape with the aggregate, from one interleaved run.
+//!
+//! Beside them, the shape alone: the same query with a call that reads no set
+//! (`num_nonnulls` over the joined arguments; `cardinality(array_agg(s))`, which
+//! still detoasts and copies every set into the array). No n-way function can run
+//! faster than its shape, so aggregate / shape alone is the most it can gain there.
+//! A union must also read every set whole, so the unions have a third floor: the
+//! joined arguments each read once (`s::bytea > '\x'` detoasts and compares no byte).
 
 use crate::measure::{interleaved, v, Record, R64};
 use crate::{step, Config, Ctx, Step};
 
 /// The aggregate's system name in the records: the n-way function is roaring64.
 const AGG: &str = "aggregate";
+/// The query's shape with a call that reads no set: the floor of any n-way function.
+const SHAPE: &str = "shape alone";
+/// The explicit arguments' shape with every set read once: the floor of a union.
+const SHAPE_READ: &str = "shape, sets read";
 const SETS: u32 = 90;
 const KS: [u32; 4] = [3, 5, 20, 90];
 
@@ -74,6 +85,15 @@ fn measure(ctx: &mut Ctx, table: &str, case: &str, k: u32) {
             "SELECT sum({open}{nway}({}){close}) FROM generate_series(0, {groups} - 1) g{joins}",
             args.join(", ")
         );
+        let explicit_shape = format!(
+            "SELECT sum(num_nonnulls({})) FROM generate_series(0, {groups} - 1) g{joins}",
+            args.join(", ")
+        );
+        let read: Vec<String> = args.iter().map(|a| format!("{a}::bytea > '\\x'")).collect();
+        let explicit_read = format!(
+            "SELECT sum(num_nonnulls({})) FROM generate_series(0, {groups} - 1) g{joins}",
+            read.join(", ")
+        );
         let grouped = |call: &str| {
             format!(
                 "SELECT sum(c) FROM (SELECT {open}{call}{close} AS c FROM {table}
@@ -82,6 +102,12 @@ fn measure(ctx: &mut Ctx, table: &str, case: &str, k: u32) {
         };
         let variadic = grouped(&format!("{nway}(VARIADIC array_agg(s))"));
         let aggregate = grouped(&format!("{agg}(s)"));
+        // Not wrapped: cardinality here is the array's length, and no n-way call
+        // is made.
+        let variadic_shape = format!(
+            "SELECT sum(c) FROM (SELECT cardinality(array_agg(s)) AS c FROM {table}
+              WHERE id <= {last} GROUP BY (id - 1) / {k}) t"
+        );
 
         let answers: Vec<i64> = [&explicit, &variadic, &aggregate]
             .iter()
@@ -92,7 +118,18 @@ fn measure(ctx: &mut Ctx, table: &str, case: &str, k: u32) {
                 "many/{nway} [{case}]: arguments, VARIADIC and {agg} disagree: {answers:?}"
             ));
         }
-        let vs = [v(R64, &explicit), v(R64, &variadic), v(AGG, &aggregate)];
+        let mut vs = vec![
+            v(R64, &explicit),
+            v(R64, &variadic),
+            v(AGG, &aggregate),
+            v(SHAPE, &explicit_shape),
+            v(SHAPE, &variadic_shape),
+        ];
+        // An intersection may stop reading once it is empty; a union may not.
+        let union = nway.starts_with("rb_or");
+        if union {
+            vs.push(v(SHAPE_READ, &explicit_read));
+        }
         let setup = "SET max_parallel_workers_per_gather = 0";
         let recs = interleaved(&mut ctx.db, "many/run", case, setup, &vs, ctx.cfg.reps);
         let named = |r: &Record, workload: &str| Record {
@@ -103,10 +140,19 @@ fn measure(ctx: &mut Ctx, table: &str, case: &str, k: u32) {
             format!("many/{nway}(a, b, …) vs {agg}"),
             format!("many/{nway}(VARIADIC array_agg) vs {agg}"),
         );
-        ctx.add(vec![named(&recs[0], &by_args), named(&recs[2], &by_args)]);
+        let mut args_recs = vec![
+            named(&recs[0], &by_args),
+            named(&recs[2], &by_args),
+            named(&recs[3], &by_args),
+        ];
+        if union {
+            args_recs.push(named(&recs[5], &by_args));
+        }
+        ctx.add(args_recs);
         ctx.add(vec![
             named(&recs[1], &by_variadic),
             named(&recs[2], &by_variadic),
+            named(&recs[4], &by_variadic),
         ]);
     }
 }
