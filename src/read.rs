@@ -4,7 +4,7 @@
 //! | read | when |
 //! |---|---|
 //! | the header only (one TOAST chunk) | cardinality, min, max, emptiness; a pair whose two headers decide it |
-//! | a few byte ranges (TOAST slices) | membership, rank, select on an out-of-line value over [`READ_WHOLE_UP_TO`] |
+//! | a few byte ranges (TOAST slices) | membership, rank, select on an out-of-line value over [`READ_WHOLE_UP_TO`]; an n-way intersection's later step, once its result holds few containers ([`PROBE_BYTES`]) |
 //! | the whole value, kept for the query | a value the call site reads again and again ([`KEEP_FROM_READ`]) |
 //! | the whole value as the call's own copy | `rb_or` of an out-of-line set with a few ids, which changes the copy into its result ([`Stored::read_owned`]) |
 //! | the whole value | everything else |
@@ -36,6 +36,11 @@ pub const READ_WHOLE_UP_TO: usize = 16 << 10;
 /// instead of five halve a lookup's rechecks. Four chunks of 1996 bytes, what one
 /// 8 kB TOAST page holds.
 pub const READ_FIRST: usize = 4 * 1996;
+/// Reading one container of an out-of-line value by ranges costs one TOAST index
+/// scan, about what reading this many bytes of it whole costs (from the figures
+/// of [`READ_WHOLE_UP_TO`]): an intersection reads a large set by ranges while it
+/// asks for fewer containers than its size in these.
+pub const PROBE_BYTES: usize = 16 << 10;
 /// A call site keeps a value from this read of it on.
 pub const KEEP_FROM_READ: usize = 3;
 /// A call site keeps at most this many bytes of values; past that it reads them
@@ -225,6 +230,27 @@ impl<'fcx> Stored<'fcx> {
             Some(_) => in_memory(self.whole_view()),
             None => in_memory(self.view()),
         }
+    }
+}
+
+impl<'fcx> Stored<'fcx> {
+    /// `by_ranges` over TOAST slices when reading `probes` containers of the value
+    /// that way costs less than reading it whole: it is stored out of line and
+    /// uncompressed, the call site does not keep it or read it often, and it is
+    /// larger than [`PROBE_BYTES`] per probe and one more (its header and
+    /// directory). None when it is better read whole.
+    pub fn by_ranges<T>(
+        &self,
+        probes: usize,
+        by_ranges: impl FnOnce(
+            &mut dyn FnMut(usize, usize) -> &'fcx [u8],
+        ) -> Result<T, PartialReadError>,
+    ) -> Option<T> {
+        let len = self.value.toasted_uncompressed_len()?;
+        if self.read_often() || probes.saturating_add(1).saturating_mul(PROBE_BYTES) > len {
+            return None;
+        }
+        Some(by_ranges(&mut ranges(self.value)).unwrap_or_else(|e| errors::stored_value(e)))
     }
 }
 

@@ -3,7 +3,7 @@
 //! intersection sizes with each of many (retention and funnel counts).
 
 use pgrx::datum::Array;
-use sroar::{Roaring, RoaringView, SetOp};
+use sroar::{Partial, PartialReadError, Roaring, RoaringView, SetOp};
 use sroar_pg_macros::sql_fn;
 
 use crate::errors;
@@ -24,7 +24,7 @@ enum Held<'fcx> {
     Parsed(Roaring),
 }
 
-impl Held<'_> {
+impl<'fcx> Held<'fcx> {
     /// The set, read for as long as the result is held: a stored one is read for
     /// it alone, and its detoasted copy freed with it (see [`Stored::read_whole`]).
     fn read(&self) -> Read<'_> {
@@ -33,6 +33,27 @@ impl Held<'_> {
             Held::InArray(bytes) => Read::View(stored_view(bytes)),
             Held::Parsed(r) => Read::View(r.view()),
         }
+    }
+
+    /// `op` of a small running result and this set, reading of the set only the
+    /// containers of the result's keys, when it is stored out of line and that
+    /// costs less than reading it whole (the later steps of an intersection, once
+    /// few keys are left); None otherwise.
+    fn by_ranges<T>(
+        &self,
+        acc: &Roaring,
+        op: impl FnOnce(
+            &mut Partial<&mut dyn FnMut(usize, usize) -> &'fcx [u8]>,
+            RoaringView<'_>,
+        ) -> Result<T, PartialReadError>,
+    ) -> Option<T> {
+        let Held::Stored(s) = self else {
+            return None;
+        };
+        let acc = acc.view();
+        s.by_ranges(acc.container_count(), |fetch| {
+            op(&mut Partial::new(fetch), acc)
+        })
     }
 
     /// The set's size in bytes, known without reading it (from its TOAST pointer
@@ -101,7 +122,9 @@ fn fold_and(first: &Held<'_>, second: &Held<'_>, rest: &[&Held<'_>]) -> Roaring 
             break;
         }
         check_for_interrupts();
-        acc = acc.view() & next.read().view();
+        acc = next
+            .by_ranges(&acc, |p, acc| p.and(acc))
+            .unwrap_or_else(|| acc.view() & next.read().view());
     }
     acc
 }
@@ -131,7 +154,8 @@ fn intersection_len(held: &[Held<'_>]) -> u64 {
                 return 0;
             }
             check_for_interrupts();
-            acc.view().and_len(&last.read().view())
+            last.by_ranges(&acc, |p, acc| p.and_len(acc))
+                .unwrap_or_else(|| acc.view().and_len(&last.read().view()))
         }
     }
 }

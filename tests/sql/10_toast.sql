@@ -216,3 +216,37 @@ UPDATE grows SET s = rb_or(s, rb_build(ARRAY[4, 65536 + 13, 1572864]));
 SELECT rb_cardinality(s) - :card AS added,
        rb_contains(s, 4) AND rb_contains(s, 65536 + 13) AND rb_contains(s, 1572864) AS holds_them
   FROM grows;
+-- An intersection of many sets reads a large set by ranges once the result so far holds
+-- few keys: only the containers of those keys, after the header and directory. Four
+-- sets stored out of line and uncompressed, sharing the edge values (the first set in
+-- nine containers, the others in 98): the answers are
+-- the model's and the aggregate's, and the last two steps read less than half the
+-- blocks that reading their two sets whole does.
+CREATE TABLE meets (id int PRIMARY KEY, r roaring64);
+ALTER TABLE meets ALTER COLUMN r SET STORAGE external;
+INSERT INTO meets
+  SELECT id, rb_build(ARRAY(SELECT g * stride FROM generate_series(0, 6000000 / stride) g))
+             | '{65536, 4294967296, 281474976710656, -9223372036854775808, 9223372036854775807, -1}'
+    FROM (VALUES (2, 2), (3, 3), (4, 5)) s(id, stride);
+INSERT INTO meets VALUES
+  (1, rb_build(ARRAY(SELECT g * 1000003 % 200000 FROM generate_series(1::int8, 3000) g))
+      | '{0, 30, 65536, 4294967296, 281474976710656, -9223372036854775808, 9223372036854775807, -1}');
+SELECT count(*) FILTER (WHERE pg_column_size(r) > 700000 AND pg_column_compression(r) IS NULL) AS large_uncompressed
+  FROM meets;
+CREATE TABLE meets_model AS
+  SELECT array_agg(v ORDER BY v) AS a
+    FROM (SELECT rb_iterate(r) v FROM meets WHERE id = 1 INTERSECT SELECT rb_iterate(r) FROM meets WHERE id = 2
+          INTERSECT SELECT rb_iterate(r) FROM meets WHERE id = 3 INTERSECT SELECT rb_iterate(r) FROM meets WHERE id = 4) t;
+SELECT cardinality(m.a) AS common, rb_to_array(rb_and(a.r, b.r, c.r, d.r)) = m.a AS and_ok,
+       rb_and_cardinality(a.r, b.r, c.r, d.r) = cardinality(m.a) AS and_cardinality_ok,
+       rb_and(d.r, c.r, b.r, a.r) = (SELECT rb_and_agg(r) FROM meets) AS agrees_with_aggregate,
+       rb_and_cardinality(b.r, c.r, d.r) = (SELECT rb_and_cardinality_agg(r) FROM meets WHERE id > 1)
+         AS large_only_ok
+  FROM meets a, meets b, meets c, meets d, meets_model m
+ WHERE (a.id, b.id, c.id, d.id) = (1, 2, 3, 4);
+SELECT (buffers_touched('SELECT rb_and_cardinality(a.r, b.r, c.r, d.r) FROM meets a, meets b, meets c, meets d
+                          WHERE (a.id, b.id, c.id, d.id) = (1, 2, 3, 4)')
+        - buffers_touched('SELECT rb_and_cardinality(a.r, b.r) FROM meets a, meets b WHERE (a.id, b.id) = (1, 2)')) * 2
+       < buffers_touched('SELECT md5(c.r::bytea), md5(d.r::bytea) FROM meets c, meets d WHERE (c.id, d.id) = (3, 4)')
+       AS later_steps_read_ranges;
+DROP TABLE meets, meets_model;

@@ -14,6 +14,8 @@ use crate::container::{array::ArrayView, run::RunView, Container, Kind};
 use crate::format::directory::{kind_of, Shape, BLOCK};
 use crate::format::header::{read_le, HeaderError, HEADER_MAX_LEN};
 use crate::format::Header;
+use crate::owned::Roaring;
+use crate::view::RoaringView;
 
 /// Why ranges of a stored value could not answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -113,6 +115,43 @@ impl<'a, F: FnMut(usize, usize) -> &'a [u8]> Partial<F> {
     /// The `k`-th smallest value (0-based), or None past the end.
     pub fn select(&mut self, k: u64) -> Result<Option<u64>> {
         select(&mut self.fetch, k)
+    }
+
+    /// `other ∩ self`, reading of this set its header and directory (from the
+    /// first ranges) and the containers of the keys both hold: for a small `other`
+    /// against a large stored set, such as the later steps of an intersection of
+    /// many sets, a few ranges instead of the whole value.
+    ///
+    /// ```
+    /// use sroar::{Partial, Roaring};
+    ///
+    /// let large = Roaring::from_sorted(&(0..100_000).map(|i| i * 7).collect::<Vec<_>>()).unwrap();
+    /// let bytes = large.as_bytes();
+    /// let mut partial = Partial::new(|offset: usize, len: usize| {
+    ///     let end = (offset + len).min(bytes.len());
+    ///     &bytes[offset.min(end)..end]
+    /// });
+    /// let small = Roaring::from_sorted(&[6, 7, 700_000, 1 << 40]).unwrap();
+    /// assert_eq!(partial.and(small.view()).unwrap().iter().collect::<Vec<_>>(), [7]);
+    /// assert_eq!(partial.and_len(small.view()), Ok(1));
+    /// ```
+    pub fn and(&mut self, other: RoaringView<'_>) -> Result<Roaring> {
+        if other.is_empty() {
+            return Ok(Roaring::default());
+        }
+        let mut r = Remote::open(&mut self.fetch)?;
+        let w = crate::ops::and_lookup(other, |key| r.lookup(key))?;
+        // No bigger than `other`, so within the limit of a buffer.
+        w.into_roaring().map_err(|_| Corrupt)
+    }
+
+    /// `|other ∩ self|`, reading what [`Partial::and`] reads.
+    pub fn and_len(&mut self, other: RoaringView<'_>) -> Result<u64> {
+        if other.is_empty() {
+            return Ok(0);
+        }
+        let mut r = Remote::open(&mut self.fetch)?;
+        crate::ops::and_len_lookup(other, |key| r.lookup(key))
     }
 
     /// Appends to `out`, in ascending order, the values of the containers in the
@@ -245,6 +284,16 @@ impl<'a, F: FnMut(usize, usize) -> &'a [u8]> Remote<'a, F> {
         let target = key - s.key0;
         let (i, found) = self.partition(s.keys as usize, s.n(), usize::from(s.kw), |k| k < target)?;
         Ok((found == Some(target)).then_some(i))
+    }
+
+    /// The container of `key` and its cardinality, or None when the set lacks it.
+    fn lookup(&mut self, key: u64) -> Result<Option<(u32, Container<'a>)>> {
+        let Some(i) = self.find(key)? else {
+            return Ok(None);
+        };
+        let card = self.cards(i, i + 1)?.get(0);
+        let slot = self.slot(i, card)?;
+        Ok(Some((card, self.container(slot)?)))
     }
 
     /// The count before block `b` (0 for block 0).
@@ -657,6 +706,44 @@ mod tests {
     }
 
     #[test]
+    fn intersections_match_the_view_and_read_the_shared_keys_only() {
+        let small: Vec<Vec<u64>> = vec![
+            vec![],
+            vec![0],
+            vec![0, 3, 65_535, 1 << 16, 599_999, 1 << 32, 1 << 40, (1 << 40) + 69_999, 1 << 48, u64::MAX],
+            (0..70_000).map(|i| (1 << 40) - 35_000 + i).collect(),
+            (0..5000u64).step_by(7).map(|i| (7 << 40) + (i << 16) + i % 7).collect(),
+            (0..5000u64).step_by(11).map(|i| (7 << 40) + (i << 16) + 1 + i % 7).collect(),
+            (0..100).map(|i| (5 << 32) + i * 1000).collect(),
+        ];
+        for large in [sample(), implied(1), implied(7)] {
+            let bytes = from_sorted(&large).unwrap();
+            let view = RoaringView::from_bytes(&bytes).unwrap();
+            let read = RefCell::new(0usize);
+            let fetch = |off: usize, len: usize| {
+                *read.borrow_mut() += len.min(bytes.len().saturating_sub(off));
+                &bytes[off.min(bytes.len())..(off + len).min(bytes.len())]
+            };
+            for values in &small {
+                let b = from_sorted(values).unwrap();
+                let other = RoaringView::from_bytes(&b).unwrap();
+                *read.borrow_mut() = 0;
+                let got = Partial::new(fetch).and(other).unwrap();
+                let read_by_and = *read.borrow();
+                assert_eq!(got.as_bytes(), (view & other).as_bytes(), "{values:?}");
+                *read.borrow_mut() = 0;
+                assert_eq!(Partial::new(fetch).and_len(other), Ok(view.and_len(&other)));
+                assert_eq!(*read.borrow(), read_by_and);
+                // The header, and per key of `other` at most the directory windows
+                // of a bisection and a bitmap's payload: the large set's other
+                // containers are not read.
+                let most = HEADER_MAX_LEN + other.container_count() * (8192 + 2 * WINDOW + 400);
+                assert!(read_by_and <= most, "{read_by_and} bytes read, {most} at most");
+            }
+        }
+    }
+
+    #[test]
     fn short_reads_are_errors_not_panics() {
         // With offsets (a run) and without (arrays only).
         for values in [[1, 2, 3, 1 << 20, 1 << 40], [1, 5, 9, 1 << 20, 1 << 40]] {
@@ -675,6 +762,10 @@ mod tests {
             let _ = Partial::new(fetch).container_values(|n| [0..n, 1..n], &mut Vec::new());
             let _ = Partial::new(fetch).container_values(|n| core::iter::once(n / 2..n), &mut Vec::new());
             let _ = index(fetch, 3);
+            let other = from_sorted(&[1, 4, 1 << 20, 1 << 40]).unwrap();
+            let other = RoaringView::from_bytes(&other).unwrap();
+            let _ = Partial::new(fetch).and(other);
+            let _ = Partial::new(fetch).and_len(other);
         }
         assert_eq!(header(&bytes[..5]), Err(Corrupt));
         let mut v1 = bytes.clone();

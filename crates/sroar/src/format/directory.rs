@@ -129,14 +129,15 @@ pub(crate) fn kind_of(card: u32, size: usize) -> Kind {
     }
 }
 
-/// The sum of at most 63 bytes, eight at a time in 16-bit lanes (a vectorized
+/// The sum of at most 64 bytes, eight at a time in 16-bit lanes (a vectorized
 /// sum of a slice this short spends its time getting in and out of the loop).
 #[inline(always)]
 fn byte_sum(bytes: &[u8]) -> usize {
     const LOW: u64 = 0x00ff_00ff_00ff_00ff;
-    debug_assert!(bytes.len() < BLOCK);
+    debug_assert!(bytes.len() <= BLOCK);
     let (words, tail) = bytes.as_chunks::<8>();
-    // Each lane gains at most 510 a word: 7 words stay below 2^16.
+    // Each lane gains at most 510 a word, and the four lanes' sum of 8 words
+    // (16,320) stays below 2^16.
     let lanes = words.iter().fold(0u64, |acc, w| {
         let w = u64::from_le_bytes(*w);
         acc + (w & LOW) + (w >> 8 & LOW)
@@ -280,17 +281,14 @@ impl<'a> Directory<'a> {
     }
 
     /// Values in containers `0..i` (`0 < i < len()`) of a directory with no
-    /// stored offsets, whose cardinalities take at most one byte: the count before
-    /// `i`'s block, one per container since, and the bytes stored since (none when
-    /// every container holds one value).
+    /// stored offsets: [`Self::card_prefix`], without reading the counts when
+    /// every container holds one value.
     #[inline(always)]
     fn implied_prefix(&self, i: usize) -> usize {
         if self.s.card_w == 0 {
             return i;
         }
-        let b = (i / BLOCK).min(self.s.blocks());
-        let from = b * BLOCK;
-        self.block_count(b) as usize + (i - from) + byte_sum(&self.cards[from..i])
+        self.card_prefix(i) as usize
     }
 
     /// The kind of container `i` and its payload's byte range.
@@ -400,6 +398,7 @@ impl<'a> Directory<'a> {
 
     /// Sum of the cardinalities of containers `0..end`: one count and at most 63
     /// cardinalities.
+    #[inline(always)]
     pub fn card_prefix(&self, end: usize) -> u64 {
         // `end == len()` on a multiple of 64 is past the last stored count.
         let b = (end / BLOCK).min(self.s.blocks());
@@ -407,7 +406,7 @@ impl<'a> Directory<'a> {
         // Each cardinality is stored minus one.
         let stored: u64 = match self.s.card_w {
             0 => 0,
-            1 => self.cards[from..end].iter().map(|&c| u64::from(c)).sum(),
+            1 => byte_sum(&self.cards[from..end]) as u64,
             _ => self.cards[2 * from..2 * end]
                 .as_chunks::<2>()
                 .0

@@ -2,9 +2,10 @@
 
 use core::ops::ControlFlow;
 
-use super::meet::{meet, Write};
+use super::meet::{meet, Count, Meet, Write};
 use super::pair::{payload_bytes, Scratch};
-use super::walk::common;
+use super::walk::{common, Slot};
+use crate::container::Container;
 use crate::format::Header;
 use crate::view::RoaringView;
 use crate::writer::{CapacityError, Writer};
@@ -34,6 +35,50 @@ pub fn and_writer(a: RoaringView<'_>, b: RoaringView<'_>) -> Writer {
         ControlFlow::Continue(())
     });
     w
+}
+
+/// `a ∩ b`, where `b` is asked for its container of each key of `a` in turn
+/// (`lookup(key)`: that container and its cardinality, or None when `b` lacks the
+/// key): a small `a` against a large set read by ranges ([`crate::Partial`])
+/// reads only the containers of `a`'s keys.
+pub(crate) fn and_lookup<'b, E>(
+    a: RoaringView<'_>,
+    lookup: impl FnMut(u64) -> Result<Option<(u32, Container<'b>)>, E>,
+) -> Result<Writer, E> {
+    let mut w = Writer::with_capacity(a.container_count(), payload_bytes(a));
+    let mut sink = Write {
+        w: &mut w,
+        s: Scratch::new(),
+    };
+    meet_each(a, lookup, &mut sink, |()| ())?;
+    Ok(w)
+}
+
+/// `|a ∩ b|`, with `b` asked for its containers as in [`and_lookup`].
+pub(crate) fn and_len_lookup<'b, E>(
+    a: RoaringView<'_>,
+    lookup: impl FnMut(u64) -> Result<Option<(u32, Container<'b>)>, E>,
+) -> Result<u64, E> {
+    let mut total = 0u64;
+    meet_each(a, lookup, &mut Count, |n| total += u64::from(n))?;
+    Ok(total)
+}
+
+/// Each container of `a` met with `b`'s of the same key, where `b` has one.
+fn meet_each<'b, M: Meet, E>(
+    a: RoaringView<'_>,
+    mut lookup: impl FnMut(u64) -> Result<Option<(u32, Container<'b>)>, E>,
+    m: &mut M,
+    mut each: impl FnMut(M::Out),
+) -> Result<(), E> {
+    let dir = a.directory();
+    for i in 0..dir.len() {
+        let x = Slot::at(a, &dir, i);
+        if let Some((card, c)) = lookup(x.key)? {
+            each(meet(m, x, Slot { key: x.key, card, c }));
+        }
+    }
+    Ok(())
 }
 
 /// `a ∩ b`, encoded.

@@ -38,6 +38,7 @@ mod xor;
 
 pub use accumulate::{Accumulator, SetOp};
 use accumulate::XorAccumulator;
+pub(crate) use and::{and_len_lookup, and_lookup};
 pub use and::{and, and_writer, are_disjoint_by_headers};
 pub use and_many::{and_many, and_many_len};
 pub use andnot::{andnot, andnot_splice, andnot_writer};
