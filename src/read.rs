@@ -231,9 +231,7 @@ impl<'fcx> Stored<'fcx> {
             None => in_memory(self.view()),
         }
     }
-}
 
-impl<'fcx> Stored<'fcx> {
     /// `by_ranges` over TOAST slices when reading `probes` containers of the value
     /// that way costs less than reading it whole: it is stored out of line and
     /// uncompressed, the call site does not keep it or read it often, and it is
