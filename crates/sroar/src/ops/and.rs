@@ -73,6 +73,10 @@ fn meet_each<'b, M: Meet, E>(
 ) -> Result<(), E> {
     let dir = a.directory();
     for i in 0..dir.len() {
+        // Each lookup may be a read of its own (a TOAST scan).
+        if i % 1024 == 1023 {
+            crate::interrupt::check();
+        }
         let x = Slot::at(a, &dir, i);
         if let Some((card, c)) = lookup(x.key)? {
             each(meet(m, x, Slot { key: x.key, card, c }));
