@@ -148,6 +148,20 @@ impl<'a> RoaringView<'a> {
         }
     }
 
+    /// [`Self::container_at`], given where its payload starts; also returns where
+    /// the payload ends, which is where container `i + 1` starts.
+    #[inline(always)]
+    pub(crate) fn container_from(&self, dir: &Directory<'a>, i: usize, start: usize) -> (Container<'a>, usize) {
+        let (kind, start, end) = dir.slot_from(i, start);
+        let payload = &self.bytes[start..end];
+        let c = match kind {
+            Kind::Array => Container::Array(ArrayView::new(payload)),
+            Kind::Bitmap => Container::Bitmap(BitmapView::with_card(payload, dir.card(i))),
+            Kind::Run => Container::Run(RunView::new(payload)),
+        };
+        (c, end)
+    }
+
     /// Index of the container with `key`, if any.
     pub fn find_container(&self, key: u64) -> Option<usize> {
         self.directory().search(key).ok()

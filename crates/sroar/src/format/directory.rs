@@ -294,7 +294,16 @@ impl<'a> Directory<'a> {
     /// The kind of container `i` and its payload's byte range.
     #[inline(always)]
     pub(crate) fn slot(&self, i: usize) -> (Kind, usize, usize) {
-        let start = self.start(i);
+        self.slot_from(i, self.start(i))
+    }
+
+    /// [`Self::slot`], given where container `i` starts: a walk in directory order
+    /// knows it, for each payload starts where the one before ends, and so skips
+    /// the sum of cardinalities that finding a start costs when no offsets are
+    /// stored.
+    #[inline(always)]
+    pub(crate) fn slot_from(&self, i: usize, start: usize) -> (Kind, usize, usize) {
+        debug_assert_eq!(start, self.start(i));
         if self.s.implied_offsets() {
             return (Kind::Array, start, start + 2 * self.card(i) as usize);
         }

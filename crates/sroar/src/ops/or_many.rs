@@ -363,6 +363,8 @@ impl<'a> Groups<'a> {
         // 48-bit key).
         let head = |v: usize, i: usize| if i < dirs[v].len() { dirs[v].key(i) } else { u64::MAX };
         let mut heads: Vec<u64> = (0..views.len()).map(|v| head(v, 0)).collect();
+        // Where each view's next payload starts (see `RoaringView::container_from`).
+        let mut starts: Vec<usize> = dirs.iter().map(|d| d.start(0)).collect();
         let (mut keys, mut ends) = (Vec::new(), Vec::new());
         let mut members = Vec::with_capacity(total);
         loop {
@@ -373,8 +375,10 @@ impl<'a> Groups<'a> {
             for (v, view) in views.iter().enumerate() {
                 if heads[v] == key {
                     let i = at[v];
+                    let (c, end) = view.container_from(&dirs[v], i, starts[v]);
+                    starts[v] = end;
                     members.push(Member {
-                        c: view.container_at(&dirs[v], i),
+                        c,
                         card: dirs[v].card(i),
                     });
                     at[v] = i + 1;
@@ -407,8 +411,11 @@ impl<'a> Groups<'a> {
                 unchecked = 0;
             }
             let dir = v.directory();
+            let mut start = dir.start(0);
             for i in 0..dir.len() {
-                let (key, c) = (dir.key(i), v.container_at(&dir, i));
+                let (c, end) = v.container_from(&dir, i, start);
+                start = end;
+                let key = dir.key(i);
                 let g = *index.entry(key).or_insert_with(|| {
                     keys.push(key);
                     counts.push(0);

@@ -75,7 +75,39 @@ pub(crate) fn common<'a>(
     mut f: impl FnMut(Slot<'a>, Slot<'a>) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
     let (da, db) = (a.directory(), b.directory());
-    common_at(&da, &db, |i, j| f(Slot::at(a, &da, i), Slot::at(b, &db, j)))
+    let (mut ca, mut cb) = (Cursor::new(&da), Cursor::new(&db));
+    common_at(&da, &db, |i, j| f(ca.slot(a, &da, i), cb.slot(b, &db, j)))
+}
+
+/// Where the container after the last one visited starts: keys shared by two
+/// sets are often adjacent in both, and the next payload starts where the last
+/// one ended, which skips finding a start (a sum of cardinalities when no offsets
+/// are stored; see `RoaringView::container_from`).
+struct Cursor {
+    next: usize,
+    start: usize,
+}
+
+impl Cursor {
+    fn new(dir: &Directory<'_>) -> Self {
+        Cursor {
+            next: 0,
+            start: dir.start(0),
+        }
+    }
+
+    /// [`Slot::at`] through the cursor.
+    #[inline(always)]
+    fn slot<'a>(&mut self, v: RoaringView<'a>, dir: &Directory<'a>, i: usize) -> Slot<'a> {
+        let start = if i == self.next { self.start } else { dir.start(i) };
+        let (c, end) = v.container_from(dir, i, start);
+        (self.next, self.start) = (i + 1, end);
+        Slot {
+            key: dir.key(i),
+            card: dir.card(i),
+            c,
+        }
+    }
 }
 
 /// [`common`] over two directories, visiting the indexes of each shared key.
