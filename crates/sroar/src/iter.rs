@@ -125,12 +125,15 @@ impl<'a> Iter<'a> {
         let dir = self.view.directory();
         let mut n = 0;
         let mut i = self.next_front;
+        // Each payload starts where the one before ends (see `slot_from`).
+        let mut next_start = dir.start(i);
         while n < out.len() && i < dir.len() {
             let (high, card) = (dir.key(i) << 16, dir.card(i) as usize);
             let rest = &mut out[n..];
             if card <= rest.len() {
                 let dst = &mut rest[..card];
-                let (kind, start, end) = dir.slot(i);
+                let (kind, start, end) = dir.slot_from(i, next_start);
+                next_start = end;
                 let payload = &bytes[start..end];
                 match kind {
                     Kind::Array => array::widen_into(payload, high, dst),

@@ -27,6 +27,20 @@ impl<'a> Slot<'a> {
             c: v.container_at(dir, i),
         }
     }
+
+    /// [`Slot::at`] for a walk in directory order: container `i` starts at
+    /// `*start`, which is moved to where it ends, the start of container `i + 1`
+    /// (see `RoaringView::container_from`).
+    #[inline(always)]
+    fn next(v: RoaringView<'a>, dir: &Directory<'a>, i: usize, start: &mut usize) -> Self {
+        let (c, end) = v.container_from(dir, i, *start);
+        *start = end;
+        Slot {
+            key: dir.key(i),
+            card: dir.card(i),
+            c,
+        }
+    }
 }
 
 /// One step of a full merge.
@@ -45,25 +59,29 @@ pub(crate) fn merge<'a>(a: RoaringView<'a>, b: RoaringView<'a>, mut f: impl FnMu
     let (da, db) = (a.directory(), b.directory());
     let (na, nb) = (da.len(), db.len());
     let (mut i, mut j) = (0, 0);
+    let (mut sa, mut sb) = (da.start(0), db.start(0));
     while i < na && j < nb {
         let (ka, kb) = (da.key(i), db.key(j));
         if ka < kb {
-            f(Step::Left(Slot::at(a, &da, i)));
+            f(Step::Left(Slot::next(a, &da, i, &mut sa)));
             i += 1;
         } else if kb < ka {
-            f(Step::Right(Slot::at(b, &db, j)));
+            f(Step::Right(Slot::next(b, &db, j, &mut sb)));
             j += 1;
         } else {
-            f(Step::Both(Slot::at(a, &da, i), Slot::at(b, &db, j)));
+            f(Step::Both(
+                Slot::next(a, &da, i, &mut sa),
+                Slot::next(b, &db, j, &mut sb),
+            ));
             i += 1;
             j += 1;
         }
     }
     for i in i..na {
-        f(Step::Left(Slot::at(a, &da, i)));
+        f(Step::Left(Slot::next(a, &da, i, &mut sa)));
     }
     for j in j..nb {
-        f(Step::Right(Slot::at(b, &db, j)));
+        f(Step::Right(Slot::next(b, &db, j, &mut sb)));
     }
 }
 
@@ -99,14 +117,11 @@ impl Cursor {
     /// [`Slot::at`] through the cursor.
     #[inline(always)]
     fn slot<'a>(&mut self, v: RoaringView<'a>, dir: &Directory<'a>, i: usize) -> Slot<'a> {
-        let start = if i == self.next { self.start } else { dir.start(i) };
-        let (c, end) = v.container_from(dir, i, start);
-        (self.next, self.start) = (i + 1, end);
-        Slot {
-            key: dir.key(i),
-            card: dir.card(i),
-            c,
+        if i != self.next {
+            self.start = dir.start(i);
         }
+        self.next = i + 1;
+        Slot::next(v, dir, i, &mut self.start)
     }
 }
 
