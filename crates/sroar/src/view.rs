@@ -139,13 +139,7 @@ impl<'a> RoaringView<'a> {
     /// returned through memory costs a store-forwarding stall per step of a walk.
     #[inline(always)]
     pub(crate) fn container_at(&self, dir: &Directory<'a>, i: usize) -> Container<'a> {
-        let (kind, start, end) = dir.slot(i);
-        let payload = &self.bytes[start..end];
-        match kind {
-            Kind::Array => Container::Array(ArrayView::new(payload)),
-            Kind::Bitmap => Container::Bitmap(BitmapView::with_card(payload, dir.card(i))),
-            Kind::Run => Container::Run(RunView::new(payload)),
-        }
+        self.container_from(dir, i, dir.start(i)).0
     }
 
     /// [`Self::container_at`], given where its payload starts; also returns where
