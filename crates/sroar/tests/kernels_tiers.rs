@@ -202,18 +202,30 @@ fn check_array_bitmap(a: &[u16], w: &[u64]) {
     assert_eq!(array_bitmap::intersects(x, y), !inter.is_empty());
     assert_eq!(appended(|o| array_bitmap::difference(x, y, o)), diff);
     let words: [u64; 1024] = w.try_into().unwrap();
-    let mut t = words;
-    array_bitmap::set_into(x, &mut t);
-    assert_eq!(words_to_set(&t), sw.union(&sa).copied().collect());
-    let mut t = words;
-    array_bitmap::clear_from(x, &mut t);
-    assert_eq!(words_to_set(&t), sw.difference(&sa).copied().collect());
-    let mut t = words;
-    array_bitmap::flip_into(x, &mut t);
-    assert_eq!(
-        words_to_set(&t),
-        sw.symmetric_difference(&sa).copied().collect()
-    );
+    let marked = |f: fn(&[[u8; 2]], &mut [u64; 1024])| {
+        let mut t = words;
+        f(x, &mut t);
+        words_to_set(&t)
+    };
+    let union: BTreeSet<u16> = sw.union(&sa).copied().collect();
+    let difference: BTreeSet<u16> = sw.difference(&sa).copied().collect();
+    let symmetric: BTreeSet<u16> = sw.symmetric_difference(&sa).copied().collect();
+    assert_eq!(marked(array_bitmap::set_into), union);
+    assert_eq!(marked(array_bitmap::clear_from), difference);
+    assert_eq!(marked(array_bitmap::flip_into), symmetric);
+    for (tier, k) in tiers() {
+        assert_eq!(marked(k.array_bitmap_set_into), union, "{tier} set_into");
+        assert_eq!(
+            marked(k.array_bitmap_clear_from),
+            difference,
+            "{tier} clear_from"
+        );
+        assert_eq!(
+            marked(k.array_bitmap_flip_into),
+            symmetric,
+            "{tier} flip_into"
+        );
+    }
 }
 
 type RunOp = fn(&[[u8; 4]], &[[u8; 4]], &mut Vec<(u16, u16)>);
@@ -475,6 +487,15 @@ fn arrays_full_and_edges() {
         (&top, &top),
     ] {
         check_array_pair(a, b);
+    }
+    // Against empty, full and single-word bitmaps, with values at both ends.
+    let mut edge_words = vec![0u64; 1024];
+    edge_words[0] = 1;
+    edge_words[1023] = 1 << 63;
+    for w in [vec![0u64; 1024], vec![u64::MAX; 1024], edge_words] {
+        for a in [&all, &evens, &top, &bottom, &vec![0, 65535], &Vec::new()] {
+            check_array_bitmap(a, &w);
+        }
     }
 }
 

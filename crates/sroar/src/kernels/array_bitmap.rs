@@ -1,81 +1,53 @@
 //! Mixed kernels: a sorted `u16` array (`&[[u8; 2]]`) against a bitmap
 //! (serialized `&[[u8; 8]]` of [`WORDS`] words, or an in-memory
-//! `[u64; 1024]`). Scalar only: each array value costs one word load and a bit
-//! test, which gathers do not beat (an AVX2 version with two 4-lane gathers per
-//! 8 values ran at half this loop's speed on Zen 3; BENCHMARKS.md).
+//! `[u64; 1024]`). Each array value costs one word load and a bit test or
+//! set, which gathers do not beat (an AVX2 version with two 4-lane gathers per
+//! 8 values ran at half the scalar loop's speed on Zen 3; BENCHMARKS.md). The
+//! tests are scalar and inlined; setting, clearing and flipping dispatch, since
+//! the x86 tiers compile them with BMI2 (`avx2/array_bitmap.rs`).
 
-use super::scalar::bitmap::{words, WORDS};
-
-#[inline(always)]
-fn test(bitmap: &[[u8; 8]; WORDS], v: u16) -> bool {
-    (u64::from_le_bytes(bitmap[(v >> 6) as usize]) >> (v & 63)) & 1 != 0
-}
-
-/// Appends the values of `array` for which `keep(v)` holds to `out`, without a
-/// branch per value: about half the values pass on real data, which a filter
-/// would mispredict.
-#[inline(always)]
-fn compact(array: &[[u8; 2]], out: &mut Vec<u16>, keep: impl Fn(u16) -> bool) {
-    let base = out.len();
-    out.resize(base + array.len(), 0);
-    let dst = &mut out[base..];
-    let mut k = 0;
-    for (i, e) in array.iter().enumerate() {
-        let v = u16::from_le_bytes(*e);
-        // `k <= i`, so the store stays in bounds.
-        dst[k.min(i)] = v;
-        k += usize::from(keep(v));
-    }
-    out.truncate(base + k);
-}
+use super::dispatch::kernels;
+use super::scalar::array_bitmap as scalar;
+use super::scalar::bitmap::WORDS;
 
 /// Values of `array` that are set in `bitmap`, appended to `out`.
+#[inline]
 pub fn intersect(array: &[[u8; 2]], bitmap: &[[u8; 8]], out: &mut Vec<u16>) {
-    let bitmap = words(bitmap);
-    compact(array, out, |v| test(bitmap, v));
+    scalar::intersect(array, bitmap, out)
 }
 
 /// Number of values of `array` set in `bitmap`.
+#[inline]
 pub fn intersect_count(array: &[[u8; 2]], bitmap: &[[u8; 8]]) -> u32 {
-    let bitmap = words(bitmap);
-    array
-        .iter()
-        .map(|e| test(bitmap, u16::from_le_bytes(*e)) as u32)
-        .sum()
+    scalar::intersect_count(array, bitmap)
 }
 
 /// Whether some value of `array` is set in `bitmap`.
+#[inline]
 pub fn intersects(array: &[[u8; 2]], bitmap: &[[u8; 8]]) -> bool {
-    let bitmap = words(bitmap);
-    array.iter().any(|e| test(bitmap, u16::from_le_bytes(*e)))
+    scalar::intersects(array, bitmap)
 }
 
 /// Values of `array` not set in `bitmap`, appended to `out`.
+#[inline]
 pub fn difference(array: &[[u8; 2]], bitmap: &[[u8; 8]], out: &mut Vec<u16>) {
-    let bitmap = words(bitmap);
-    compact(array, out, |v| !test(bitmap, v));
+    scalar::difference(array, bitmap, out)
 }
 
 /// Sets the values of `array` in `words`.
+#[inline]
 pub fn set_into(array: &[[u8; 2]], words: &mut [u64; WORDS]) {
-    for e in array {
-        let v = u16::from_le_bytes(*e);
-        words[(v >> 6) as usize] |= 1 << (v & 63);
-    }
+    (kernels().array_bitmap_set_into)(array, words)
 }
 
 /// Clears the values of `array` from `words`.
+#[inline]
 pub fn clear_from(array: &[[u8; 2]], words: &mut [u64; WORDS]) {
-    for e in array {
-        let v = u16::from_le_bytes(*e);
-        words[(v >> 6) as usize] &= !(1 << (v & 63));
-    }
+    (kernels().array_bitmap_clear_from)(array, words)
 }
 
 /// Flips the values of `array` in `words`.
+#[inline]
 pub fn flip_into(array: &[[u8; 2]], words: &mut [u64; WORDS]) {
-    for e in array {
-        let v = u16::from_le_bytes(*e);
-        words[(v >> 6) as usize] ^= 1 << (v & 63);
-    }
+    (kernels().array_bitmap_flip_into)(array, words)
 }

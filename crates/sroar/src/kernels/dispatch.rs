@@ -20,7 +20,8 @@ pub use super::table::{Kernels, Tier, Unsupported, SCALAR};
 /// The function types of a table, for the benchmarks that call tiers directly.
 #[cfg(feature = "internals")]
 pub use super::table::{
-    ArrayCountFn, ArrayOpFn, ArrayTestFn, BitmapCountFn, BitmapOpFn, BitmapTestFn, BitsIntoFn,
+    ArrayCountFn, ArrayMarkFn, ArrayOpFn, ArrayTestFn, BitmapCountFn, BitmapOpFn,
+    BitmapTestFn, BitsIntoFn,
 };
 
 /// Name of the environment variable that forces a tier.

@@ -27,7 +27,7 @@
 //! | `bitmap::to_array` | `tzcnt` loop | (scalar) | byte table (dense words) | `vpcompressw` per non-empty 512-bit group; `tzcnt` below 1024 bits |
 //! | `bitmap::{edges, to_runs}` | edge words (vectorized) + `to_array` | through `to_array` | through `to_array` | through `to_array` |
 //! | `bitmap::{set_range, clear_range, flip_range, range_count}` | word masks | – | – | – |
-//! | `array_bitmap::*` | branch-free loops | – | – (gathers ran at half speed) | – |
+//! | `array_bitmap::*` | branch-free loops | (scalar) | the scalar loops with BMI2 (gathers ran at half speed) | (AVX2) |
 //! | `run::checked_card` (validation) | branch-free loop | (scalar) | 8 runs per step against a load one run back | (AVX2) |
 //! | `run::*` set operations, `search::lower_bound_u16` | scalar | – | – | – |
 //! | `in_place::*` (in-place merges of scratch arrays, walks of bits and runs) | scalar | – | – | – |
@@ -40,7 +40,7 @@
 //!
 //! Short inputs and very different sizes fall back from a SIMD tier to the
 //! next lower one. `unsafe` lives only in the SIMD tier files
-//! (`avx2/{array,ascending,bitmap,run,values}.rs`,
+//! (`avx2/{array,array_bitmap,ascending,bitmap,run,values}.rs`,
 //! `avx512/{array,bitmap,values}.rs`,
 //! `neon/{array,bitmap,values}.rs`, each starting with
 //! `#![allow(unsafe_code)]`); every SIMD load and store goes through a

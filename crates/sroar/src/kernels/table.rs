@@ -92,6 +92,8 @@ pub type BitmapOpFn = fn(BitOp, &[[u8; 8]], &[[u8; 8]], &mut [u64; 1024]) -> u32
 pub type BitmapCountFn = fn(BitOp, &[[u8; 8]], &[[u8; 8]]) -> u32;
 /// `fn(a, b) -> bool` of a bitmap kernel.
 pub type BitmapTestFn = fn(&[[u8; 8]], &[[u8; 8]]) -> bool;
+/// `fn(array, words)` that sets, clears or flips the array's values in `words`.
+pub type ArrayMarkFn = fn(&[[u8; 2]], &mut [u64; 1024]);
 /// `fn(words, base, out) -> (words consumed, values written)` of [`values::bits_into`](super::values::bits_into).
 pub type BitsIntoFn = fn(&[[u8; 8]], u64, &mut [u64]) -> (usize, usize);
 
@@ -139,6 +141,12 @@ pub struct Kernels {
     pub bits_into: BitsIntoFn,
     /// [`run::checked_card`].
     pub run_checked_card: fn(&[[u8; 4]]) -> Option<u32>,
+    /// [`array_bitmap::set_into`].
+    pub array_bitmap_set_into: ArrayMarkFn,
+    /// [`array_bitmap::clear_from`].
+    pub array_bitmap_clear_from: ArrayMarkFn,
+    /// [`array_bitmap::flip_into`].
+    pub array_bitmap_flip_into: ArrayMarkFn,
 }
 
 /// The scalar table.
@@ -162,6 +170,9 @@ pub static SCALAR: Kernels = Kernels {
     fill_consecutive: scalar::values::fill_consecutive,
     bits_into: scalar::values::bits_into,
     run_checked_card: scalar::run::checked_card,
+    array_bitmap_set_into: scalar::array_bitmap::set_into,
+    array_bitmap_clear_from: scalar::array_bitmap::clear_from,
+    array_bitmap_flip_into: scalar::array_bitmap::flip_into,
 };
 
 /// Proof that the CPU supports the NEON tier. Only this module creates it, in

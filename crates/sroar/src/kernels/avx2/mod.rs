@@ -5,6 +5,7 @@
 //! that the dispatcher creates only after runtime detection.
 
 mod array;
+mod array_bitmap;
 mod ascending;
 mod bitmap;
 mod run;
@@ -32,6 +33,9 @@ static TABLE: Kernels = Kernels {
     fill_consecutive: values::fill_consecutive,
     bits_into: values::bits_into,
     run_checked_card: run::checked_card,
+    array_bitmap_set_into: array_bitmap::set_into,
+    array_bitmap_clear_from: array_bitmap::clear_from,
+    array_bitmap_flip_into: array_bitmap::flip_into,
 };
 
 /// The AVX2 table; the proof shows the CPU supports it.

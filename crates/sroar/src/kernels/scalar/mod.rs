@@ -3,6 +3,7 @@
 //! short inputs and tails, and the tier tests take them as the reference.
 
 pub mod array;
+pub mod array_bitmap;
 pub mod bitmap;
 pub mod run;
 pub mod search;
