@@ -77,7 +77,7 @@ pub use runs::Runs;
 pub use signed::{to_signed, to_signed_bits, to_stored};
 pub use sorted::SortedValues;
 pub use stats::{KindStats, Stats};
-pub use view::RoaringView;
+pub use view::{Containers, RoaringView};
 pub use writer::{CapacityError, InPlace, Splice, Writer};
 
 /// SIMD tiers: the kernels run in one tier chosen at run time (`scalar`, `neon`,

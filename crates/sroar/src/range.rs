@@ -116,19 +116,17 @@ impl RoaringView<'_> {
             self.as_bytes().len() + 4 * created,
         );
         if edit != Edit::Keep {
-            for i in 0..begin {
-                let (key, c) = self.container(i);
+            for (key, c) in self.containers_in(0..begin) {
                 w.push_container(key, c);
             }
         }
         let mut scratch = [0u64; WORDS];
         // First key of the range not handled yet.
         let mut next_key = kfirst;
-        for i in begin..end {
+        for (i, (key, c)) in (begin..).zip(self.containers_in(begin..end)) {
             if i % 4096 == 4095 {
                 crate::interrupt::check();
             }
-            let (key, c) = self.container(i);
             if gaps && next_key < key {
                 push_range(&mut w, (next_key << 16).max(first), (key << 16) - 1);
             }
@@ -163,8 +161,7 @@ impl RoaringView<'_> {
             push_range(&mut w, (next_key << 16).max(first), last);
         }
         if edit != Edit::Keep {
-            for i in end..n {
-                let (key, c) = self.container(i);
+            for (key, c) in self.containers_in(end..n) {
                 w.push_container(key, c);
             }
         }

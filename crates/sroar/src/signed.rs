@@ -110,8 +110,7 @@ impl RoaringView<'_> {
         let n = self.container_count();
         let split = self.directory().lower_bound(KEY_TOP);
         let mut w = Writer::with_capacity(n, self.as_bytes().len());
-        for i in (split..n).chain(0..split) {
-            let (key, c) = self.container(i);
+        for (key, c) in self.containers_in(split..n).chain(self.containers_in(0..split)) {
             w.push_container(key ^ KEY_TOP, c);
         }
         w.into_roaring()

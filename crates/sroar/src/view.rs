@@ -217,8 +217,70 @@ impl<'a> RoaringView<'a> {
     }
 
     /// Iterator over `(key, container)` pairs.
-    pub fn containers(&self) -> impl DoubleEndedIterator<Item = (u64, Container<'a>)> + 'a {
-        let v = *self;
-        (0..self.container_count()).map(move |i| v.container(i))
+    pub fn containers(&self) -> Containers<'a> {
+        self.containers_in(0..self.container_count())
+    }
+
+    /// [`Self::containers`] of the indexes `range` (within `0..container_count()`).
+    pub(crate) fn containers_in(&self, range: core::ops::Range<usize>) -> Containers<'a> {
+        let dir = self.directory();
+        assert!(range.end <= dir.len(), "sroar: container range out of bounds");
+        let start = if range.start < range.end { dir.start(range.start) } else { 0 };
+        Containers {
+            view: *self,
+            dir,
+            front: range.start,
+            back: range.end.max(range.start),
+            start,
+        }
     }
 }
+
+/// The `(key, container)` pairs of a view, in key order (see
+/// [`RoaringView::containers`]). Walking forward finds each payload where the last
+/// one ended, which costs nothing; a set without stored offsets would otherwise
+/// add up the cardinalities of its block for every container.
+#[derive(Clone, Debug)]
+pub struct Containers<'a> {
+    view: RoaringView<'a>,
+    dir: Directory<'a>,
+    /// The next index from the front, and where its payload starts.
+    front: usize,
+    start: usize,
+    /// One past the next index from the back.
+    back: usize,
+}
+
+impl<'a> Iterator for Containers<'a> {
+    type Item = (u64, Container<'a>);
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.front == self.back {
+            return None;
+        }
+        let i = self.front;
+        let (c, end) = self.view.container_from(&self.dir, i, self.start);
+        (self.front, self.start) = (i + 1, end);
+        Some((self.dir.key(i), c))
+    }
+
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.back - self.front;
+        (n, Some(n))
+    }
+}
+
+impl DoubleEndedIterator for Containers<'_> {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        if self.front == self.back {
+            return None;
+        }
+        self.back -= 1;
+        let i = self.back;
+        Some((self.dir.key(i), self.view.container_at(&self.dir, i)))
+    }
+}
+
+impl ExactSizeIterator for Containers<'_> {}

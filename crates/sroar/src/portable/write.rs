@@ -71,11 +71,11 @@ pub fn portable_len(view: &RoaringView<'_>) -> usize {
 fn bitmap32_len(view: &RoaringView<'_>, range: core::ops::Range<usize>) -> usize {
     let mut has_run = false;
     let mut payloads = 0;
-    for i in range.clone() {
+    for (i, (_, c)) in range.clone().zip(view.containers_in(range.clone())) {
         if i % 4096 == 4095 {
             crate::interrupt::check();
         }
-        let p = plan(&view.container(i).1);
+        let p = plan(&c);
         has_run |= p.kind == Kind::Run;
         payloads += payload_len(p.kind, p.card, p.nruns);
     }
@@ -182,7 +182,7 @@ fn write_unchecked(view: &RoaringView<'_>, out: &mut [u8], signed: bool) {
 /// Writes the containers `range` of `view` as one 32-bit portable bitmap.
 fn put_bitmap32(o: &mut Out<'_>, view: &RoaringView<'_>, range: core::ops::Range<usize>, plans: &mut Vec<Plan>) {
     plans.clear();
-    plans.extend(range.clone().map(|i| plan(&view.container(i).1)));
+    plans.extend(view.containers_in(range.clone()).map(|(_, c)| plan(&c)));
     let size = plans.len();
     let has_run = plans.iter().any(|p| p.kind == Kind::Run);
     let start = o.pos;
@@ -212,11 +212,11 @@ fn put_bitmap32(o: &mut Out<'_>, view: &RoaringView<'_>, range: core::ops::Range
         }
     }
     debug_assert_eq!(o.pos - start, header_len(size, has_run));
-    for (i, p) in range.zip(plans.iter()) {
+    for ((i, (_, c)), p) in range.clone().zip(view.containers_in(range)).zip(plans.iter()) {
         if i % 4096 == 4095 {
             crate::interrupt::check();
         }
-        put_payload(o, &view.container(i).1, p);
+        put_payload(o, &c, p);
     }
 }
 

@@ -51,8 +51,7 @@ impl<A: Allocator + Clone> AndAccumulator<A> {
         if !self.started {
             self.started = true;
             store.slots.reserve(dir.len());
-            for i in 0..dir.len() {
-                let (key, c) = v.container(i);
+            for (i, (key, c)) in v.containers().enumerate() {
                 let acc = Acc::from_container_in(c, dir.card(i), store.alloc.clone());
                 store.push(key, acc, dir.card(i), false);
             }

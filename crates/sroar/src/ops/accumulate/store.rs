@@ -137,11 +137,10 @@ impl<A: Allocator + Clone> Store<A> {
             return;
         }
         self.summary = None;
-        for i in 0..dir.len() {
+        for (i, (key, c)) in v.containers().enumerate() {
             if i % 4096 == 4095 {
                 crate::interrupt::check();
             }
-            let (key, c) = v.container(i);
             let card = dir.card(i);
             match self.get_mut(key) {
                 Some(e) => f(e, c, card),
