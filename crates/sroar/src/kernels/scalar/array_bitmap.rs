@@ -1,7 +1,8 @@
 //! A sorted `u16` array (`&[[u8; 2]]`) against a bitmap (serialized
 //! `&[[u8; 8]]` of [`WORDS`] words, or an in-memory `[u64; 1024]`), one word
-//! load per value. The loops are always inlined, so that the x86 tiers compile
-//! them again with BMI2 (see `avx2/array_bitmap.rs`).
+//! load per value. The loops are always inlined: the testing ones into their
+//! callers, and the setting, clearing and flipping ones also into the x86 tiers'
+//! BMI2 copies (see `avx2/array_bitmap.rs`).
 
 use super::bitmap::{words, WORDS};
 
