@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The README's second command: install what is missing (as setup.sh does), then run
 # every test and exit non-zero if any fails:
-#   1. formatting and clippy (warnings are errors), of the workspace and of python/
+#   1. formatting and clippy (warnings are errors), of the workspace and of python/;
+#      crates/sroar's API docs (rustdoc warnings, such as broken links, are errors)
 #   2. crates/sroar: unit, property and interop tests through its public API, and its
 #      kernel tests (every SIMD tier, dispatch) behind it; the benchmark runner's and the
 #      example's tests; every script's command line (tests/scripts/check.sh)
@@ -101,6 +102,8 @@ code_steps() {
     step "cargo clippy -D warnings (crates/sroar's kernel tests)" \
         cargo clippy --locked -p sroar --all-targets --features internals -- -D warnings
     step "python/ crate: cargo fmt and clippy" python_crate_lint
+    step "crates/sroar API docs (broken links are errors)" \
+        env RUSTDOCFLAGS="-D warnings" cargo doc --locked -p sroar --no-deps
     step "crates/sroar tests (through the public API)" cargo test --locked -p sroar
     step "crates/sroar kernel tests (every SIMD tier, dispatch)" \
         cargo test --locked -p sroar --features internals --test kernels_tiers --test kernels_dispatch

@@ -52,7 +52,7 @@ impl<'a> ArrayView<'a> {
     /// Whether `low` is present.
     ///
     /// A branchless quaternary search narrows the array to a window of
-    /// [`CONTAINS_WINDOW`] values, which are then all compared at once (the
+    /// `CONTAINS_WINDOW` values, which are then all compared at once (the
     /// comparisons are independent, so they vectorize instead of waiting on one
     /// load after another).
     #[inline]

@@ -60,7 +60,7 @@ impl<'a> RunView<'a> {
     /// Whether `low` is present.
     ///
     /// A branchless binary search over the run starts narrows the list to a
-    /// window of [`CONTAINS_WINDOW`] runs, which are then all tested at once
+    /// window of `CONTAINS_WINDOW` runs, which are then all tested at once
     /// (independent tests, which vectorize, rather than a chain of loads).
     #[inline]
     pub fn contains(&self, low: u16) -> bool {

@@ -334,7 +334,7 @@ pub trait Encode {
     fn write_into(&self, out: &mut [u8]) -> Result<(), CapacityError>;
 }
 
-/// A buffer already encoded (by [`from_sorted`](crate::from_sorted) and the other
+/// A buffer already encoded (by [`Roaring::from_sorted`](crate::Roaring::from_sorted) and the other
 /// functions that return one): it is copied as it is.
 impl Encode for Vec<u8> {
     fn encoded_len(&mut self) -> Result<usize, CapacityError> {

@@ -138,7 +138,7 @@ pub fn set_tier(tier: Tier) -> Result<(), Unsupported> {
     Ok(())
 }
 
-/// Returns to the tier chosen by [`ENV_VAR`] and detection; returns it.
+/// Returns to the tier chosen by `SROAR_SIMD` and detection; returns it.
 pub fn reset_tier() -> Tier {
     let t = env_tier();
     ACTIVE.store(t as u8, Ordering::Relaxed);

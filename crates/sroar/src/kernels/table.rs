@@ -31,7 +31,7 @@ impl Tier {
     /// All tiers, lowest first.
     pub const ALL: [Tier; 4] = [Tier::Scalar, Tier::Neon, Tier::Avx2, Tier::Avx512];
 
-    /// Lower-case name, as accepted by [`Tier::parse`] and [`ENV_VAR`].
+    /// Lower-case name, as accepted by [`Tier::parse`] and the `SROAR_SIMD` variable.
     pub const fn name(self) -> &'static str {
         match self {
             Tier::Scalar => "scalar",

@@ -134,7 +134,7 @@ const BUCKET_SIGN: u32 = 1 << 31;
 /// first bucket starts with a 32-bit portable cookie. A sroar buffer never passes:
 /// read as a bucket count, its first 8 bytes ("SR64", version 1, zero flags) are
 /// at least 2^32, far more buckets than any buffer below 2^30 bytes holds. A `true`
-/// is no promise that [`from_portable`] accepts the bytes.
+/// is no promise that [`Roaring::from_portable`](crate::Roaring::from_portable) accepts the bytes.
 pub fn looks_like_portable(bytes: &[u8]) -> bool {
     let Some(head) = bytes.first_chunk::<8>() else {
         return false;
