@@ -291,6 +291,23 @@ impl<'a> Directory<'a> {
         self.card_prefix(i) as usize
     }
 
+    /// The payload length of container `i`, in bytes. Without stored offsets every
+    /// container is an array of 2 bytes per value, so this needs no sum over the
+    /// containers before it, where [`Self::start`] does.
+    #[inline(always)]
+    pub(crate) fn payload_len(&self, i: usize) -> usize {
+        if self.s.implied_offsets() {
+            return 2 * self.card(i) as usize;
+        }
+        self.start(i + 1) - self.start(i)
+    }
+
+    /// The kind of container `i`, without finding where its payload starts.
+    #[inline(always)]
+    pub(crate) fn kind(&self, i: usize) -> Kind {
+        kind_of(self.card(i), self.payload_len(i))
+    }
+
     /// The kind of container `i` and its payload's byte range.
     #[inline(always)]
     pub(crate) fn slot(&self, i: usize) -> (Kind, usize, usize) {

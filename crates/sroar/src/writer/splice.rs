@@ -207,11 +207,7 @@ impl<'a> Splice<'a> {
     /// The key, cardinality and payload length of one part.
     fn shape(&self, p: Part) -> (u64, u32, usize) {
         match p {
-            Part::Base(i) => (
-                self.dir.key(i),
-                self.dir.card(i),
-                self.dir.start(i + 1) - self.dir.start(i),
-            ),
+            Part::Base(i) => (self.dir.key(i), self.dir.card(i), self.dir.payload_len(i)),
             Part::New(j) => {
                 let e = self.new.entries[j];
                 (e.key, e.card, self.new.entry_end(j) - e.start as usize)
@@ -289,7 +285,7 @@ impl<'a> Splice<'a> {
             }
             let (key, card, size) = self.shape(p);
             // A new container's payload is not in the base: no edit then.
-            e.container(key, card, self.dir.slot(self.base_index(p)?).0, size);
+            e.container(key, card, self.dir.kind(self.base_index(p)?), size);
         }
         let bits = self
             .kept
@@ -365,6 +361,10 @@ impl Encode for Splice<'_> {
         let plan = self.plan.unwrap_or_else(|| self.plan());
         let mut e = Encoder::new(out, &plan)?;
         let bytes = self.base.as_bytes();
+        // Where the next base container's payload starts, if the last part came
+        // from the base: kept containers follow one another, and finding a start
+        // afresh sums the cardinalities before it when no offsets are stored.
+        let mut next = (usize::MAX, 0);
         for (n, p) in self.parts().enumerate() {
             if n % 4096 == 4095 {
                 crate::interrupt::check();
@@ -372,7 +372,14 @@ impl Encode for Splice<'_> {
             let (key, card, len) = self.shape(p);
             let (kind, from) = match p {
                 Part::Base(i) | Part::Patched(i, _) => {
-                    (self.dir.slot(i).0, &bytes[self.dir.start(i)..][..len])
+                    let start = if next.0 == i {
+                        next.1
+                    } else {
+                        self.dir.start(i)
+                    };
+                    debug_assert_eq!(start, self.dir.start(i));
+                    next = (i + 1, start + len);
+                    (self.dir.kind(i), &bytes[start..][..len])
                 }
                 Part::New(j) => {
                     let entry = self.new.entries[j];
