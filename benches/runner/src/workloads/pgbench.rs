@@ -30,6 +30,20 @@ pub fn script_name(system: &str) -> &'static str {
 
 /// Runs `script` with `clients` clients for `secs` seconds, passing `vars` (-D).
 pub fn run(ctx: &Ctx, script: &Path, clients: u32, secs: u32, vars: &[(&str, String)]) -> Run {
+    run_at(ctx, script, clients, secs, None, vars)
+}
+
+/// [`run`], at `rate` transactions per second in all when given (pgbench -R): each
+/// latency then counts from when its transaction was due, so a server that falls
+/// behind shows it, and the latencies are those of a server that is not saturated.
+pub fn run_at(
+    ctx: &Ctx,
+    script: &Path,
+    clients: u32,
+    secs: u32,
+    rate: Option<u32>,
+    vars: &[(&str, String)],
+) -> Run {
     let dir = ctx.cfg.out.join("pgbench");
     std::fs::create_dir_all(&dir).unwrap();
     for f in std::fs::read_dir(&dir).unwrap().flatten() {
@@ -53,6 +67,7 @@ pub fn run(ctx: &Ctx, script: &Path, clients: u32, secs: u32, vars: &[(&str, Str
         "-T",
         &secs.to_string(),
     ])
+    .args(rate.map(|r| format!("--rate={r}")))
     .arg("-f")
     .arg(script)
     .arg("--log")
