@@ -9,6 +9,7 @@
 //!
 //!   sroar_bench --conn "host=127.0.0.1 port=15434 user=postgres dbname=sroar_bench"
 //!               [--smoke] [--only GROUP,...] [--reps N] [--out DIR] [--publish]
+//!   sroar_bench --tables-from target/bench/results.json [--out DIR]   # redraw only
 //!
 //! (`sroar_bench --help` says more; `scripts/bench.sh` passes its flags on.)
 
@@ -130,6 +131,25 @@ fn save(ctx: &Ctx, elapsed: f64, machine: &serde_json::Value) -> PathBuf {
     path
 }
 
+/// Writes `<out>/tables.md` and `<out>/summary.svg` from a saved results.json.
+fn redraw(saved: &std::path::Path, out: &std::path::Path) {
+    let text = std::fs::read_to_string(saved)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", saved.display()));
+    let json: serde_json::Value = serde_json::from_str(&text).expect("a results.json");
+    let records: Vec<measure::Record> =
+        serde_json::from_value(json["records"].clone()).expect("its records");
+    let smoke = json["smoke"].as_bool().unwrap_or(false);
+    let elapsed = json["elapsed_s"].as_f64().unwrap_or(0.0);
+    let tables = report::tables(&records, &json["machine"], smoke, elapsed);
+    std::fs::write(out.join("tables.md"), &tables).unwrap();
+    std::fs::write(out.join("summary.svg"), report::chart(&records)).unwrap();
+    println!(
+        "wrote {} from {}",
+        out.join("tables.md").display(),
+        saved.display()
+    );
+}
+
 /// The SQL benchmark runner behind scripts/bench.sh: roaring64 against
 /// pg_roaringbitmap and int8[] on real workloads, side by side in one session.
 #[derive(Parser)]
@@ -159,6 +179,10 @@ struct Args {
     /// also copy the results to benches/results/
     #[arg(long)]
     publish: bool,
+    /// measure nothing: write tables.md and summary.svg again from a results.json
+    /// (after a change to how they are drawn), into --out
+    #[arg(long, value_name = "RESULTS_JSON")]
+    tables_from: Option<PathBuf>,
     /// the follow graph's size: `default` (a million users; ten thousand with
     /// --smoke) or `bluesky` (5.5M users and 164M follows, as Bluesky's graph)
     #[arg(long, default_value = "default", value_parser = ["default", "bluesky"])]
@@ -188,6 +212,10 @@ fn main() {
     };
     let only = args.only;
     std::fs::create_dir_all(&cfg.out).expect("the output directory");
+    if let Some(saved) = args.tables_from {
+        redraw(&saved, &cfg.out);
+        return;
+    }
 
     let db = Db::connect(&conn);
     if !db.has_rb64 {

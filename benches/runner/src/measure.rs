@@ -2,7 +2,7 @@
 //! session, after one warm-up each, interleaved (A B C A B C ...), and the results
 //! are kept as one record per system.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::db::Db;
 
@@ -13,7 +13,7 @@ pub const ARR: &str = "int8[]";
 pub const EDGES: &str = "edge table";
 
 /// One measurement of one system on one workload and case.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Record {
     /// "group/workload", e.g. "aggregates/rb_or_agg".
     pub workload: String,
@@ -35,6 +35,10 @@ pub struct Record {
     pub tps: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub p99_ms: Option<f64>,
+    /// pgbench at a fixed rate (transactions a second offered): its TPS is the rate,
+    /// so it compares by p99.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rate: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
     /// The planner's row estimate, against `rows` returned.
@@ -57,6 +61,7 @@ impl Record {
             bytes: None,
             tps: None,
             p99_ms: None,
+            rate: None,
             note: None,
             estimate: None,
         }

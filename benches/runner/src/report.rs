@@ -3,8 +3,8 @@
 //!
 //! A ratio compares another system with roaring64 so that above 1 means roaring64
 //! is better: its time over roaring64's, its bytes over roaring64's, roaring64's
-//! transactions per second over its own, or its row estimate's q-error over
-//! roaring64's.
+//! transactions per second over its own (at a fixed rate: its p99 over roaring64's),
+//! or its row estimate's q-error over roaring64's.
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -28,12 +28,16 @@ enum Kind {
     Time,
     Bytes,
     Tps,
+    /// pgbench at a fixed rate.
+    Rate,
     Estimate,
 }
 
 fn kind(r: &Record) -> Kind {
     if r.estimate.is_some() {
         Kind::Estimate
+    } else if r.rate.is_some() {
+        Kind::Rate
     } else if r.tps.is_some() {
         Kind::Tps
     } else if r.median_ms.is_some() || r.min_ms.is_some() {
@@ -53,6 +57,7 @@ fn ratio(reference: &Record, other: &Record) -> Option<f64> {
         }
         Kind::Bytes => Some(other.bytes? as f64 / reference.bytes? as f64),
         Kind::Tps => Some(reference.tps? / other.tps?),
+        Kind::Rate => Some(other.p99_ms? / reference.p99_ms?),
         Kind::Estimate => Some(other.q_error()? / reference.q_error()?),
     }
 }
@@ -87,7 +92,7 @@ fn value(r: &Record) -> String {
             r.rows.unwrap_or(0),
             r.q_error().unwrap_or(f64::NAN)
         ),
-        Kind::Tps => {
+        Kind::Tps | Kind::Rate => {
             let mut s = format!(
                 "{:.0} tps, p50 {:.2} ms, p99 {:.2} ms",
                 r.tps.unwrap_or(0.0),
@@ -285,7 +290,8 @@ pub fn tables(
     let _ = writeln!(
         out,
         "Ratios: the other system's time (or bytes) over roaring64's, roaring64's \
-         TPS over its own, or its row estimate's q-error over roaring64's: above 1 \
+         TPS over its own (at a fixed rate, \"at N a second\": its p99 over roaring64's), \
+         or its row estimate's q-error over roaring64's: above 1 \
          means roaring64 is faster, smaller or better estimated. The summary leaves \
          out cells where roaring64 takes under {MIN_MS} ms.\n"
     );
@@ -331,6 +337,7 @@ pub fn tables(
                             }
                         }
                         if let Some(n) = &recs[i].note {
+                            // A closed-loop pgbench record's note is its mean latency.
                             if kind(recs[i]) != Kind::Tps {
                                 let _ = write!(cell, "; {n}");
                             }
