@@ -38,7 +38,7 @@ pub fn steps(cfg: &Config) -> Vec<Step> {
                     systems = ctx.present(&[R64, RB64, ARR, EDGES]);
                 }
                 let mut recs = Vec::new();
-                // The edge table runs last: its throughput sets the fixed rate.
+                // The edge table's throughput sets the fixed rate.
                 let mut edges_tps = 0.0;
                 for system in systems {
                     let path = ctx.cfg.root.join(format!(
@@ -52,7 +52,9 @@ pub fn steps(cfg: &Config) -> Vec<Step> {
                         system,
                         &r,
                     ));
-                    edges_tps = r.tps;
+                    if system == EDGES {
+                        edges_tps = r.tps;
+                    }
                 }
                 if q == "common_count" {
                     recs.extend(at_fixed_rate(ctx, users, secs, edges_tps));
