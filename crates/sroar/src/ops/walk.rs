@@ -144,10 +144,18 @@ pub(crate) fn common_at(
     let (mut i, mut j) = (0, 0);
     while i < na && j < nb {
         let (ka, kb) = (da.key(i), db.key(j));
+        // One step first, inline: most sets interleave their keys closely, and a
+        // gallop is a call and a compare more than the next key.
         if ka < kb {
-            i = seek(da, i, kb);
+            i += 1;
+            if i < na && da.key(i) < kb {
+                i = seek(da, i, kb);
+            }
         } else if kb < ka {
-            j = seek(db, j, ka);
+            j += 1;
+            if j < nb && db.key(j) < ka {
+                j = seek(db, j, ka);
+            }
         } else {
             f(i, j)?;
             i += 1;
