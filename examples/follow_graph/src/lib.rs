@@ -206,6 +206,21 @@ pub fn load_users(c: &mut Client, g: &Graph) -> Result<Load, postgres::Error> {
     })
 }
 
+/// Creates `top_following(rank, uid)`: the 1% of users who follow the most, ranked
+/// (ties by uid), for the scripts that draw A among them (`common_count_top.*.sql`).
+/// The generator draws out-degrees independently of uids, so a uid range cannot.
+pub fn rank_following(c: &mut Client, users: u32) -> Result<(), postgres::Error> {
+    c.batch_execute(&format!(
+        "DROP TABLE IF EXISTS top_following;
+         CREATE TABLE top_following AS
+           SELECT row_number() OVER (ORDER BY rb_cardinality(following) DESC, uid) AS rank, uid
+           FROM users ORDER BY rank LIMIT {};
+         ALTER TABLE top_following ADD PRIMARY KEY (rank);
+         ANALYZE top_following",
+        users / 100 + 1
+    ))
+}
+
 /// Creates the edge table `follows(actor, target)` and fills it by binary COPY,
 /// then builds the two indexes its questions use; the time includes them.
 pub fn load_edges(c: &mut Client, g: &Graph) -> Result<Load, postgres::Error> {

@@ -9,7 +9,9 @@ use std::time::Instant;
 
 use clap::Parser;
 use follow_graph::firehose::{self, Plan};
-use follow_graph::{generate_shaped, load_edges, load_users, script, statement, Shape, QUESTIONS};
+use follow_graph::{
+    generate_shaped, load_edges, load_users, rank_following, script, statement, Shape, QUESTIONS,
+};
 use postgres::{Client, NoTls};
 
 /// Generates a follow graph, loads it as roaring64 sets and as an edge table, and
@@ -69,6 +71,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         start.elapsed().as_secs_f64()
     );
     let sets = load_users(&mut c, &g)?;
+    rank_following(&mut c, users)?;
     let edges = load_edges(&mut c, &g)?;
     let size = |c: &mut Client, t: &str| -> Result<i64, postgres::Error> {
         Ok(
