@@ -55,15 +55,14 @@ pub fn steps(cfg: &Config) -> Vec<Step> {
                     }
                 }
                 if q == "common_count" {
-                    let case = "8 clients".to_owned();
-                    recs.extend(at_fixed_rate(ctx, q, &case, users, secs, edges_tps));
+                    recs.extend(at_fixed_rate(ctx, q, "8 clients", users, secs, edges_tps));
                     // The latency target's draw: A among the 1% who follow the most,
                     // B among the 1% most followed. The edge table answers these far
                     // slower, so its rate comes from its own closed loop on them.
                     let top = "common_count_top";
                     let r = warmed_run(ctx, top, EDGES, users, secs, None);
-                    let case = "A and B among the top 1%, 8 clients".to_owned();
-                    recs.extend(at_fixed_rate(ctx, top, &case, users, secs, r.tps));
+                    let case = "A and B among the top 1%, 8 clients";
+                    recs.extend(at_fixed_rate(ctx, top, case, users, secs, r.tps));
                 }
                 ctx.add(recs);
             },
