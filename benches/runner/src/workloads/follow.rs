@@ -75,9 +75,10 @@ pub fn steps(cfg: &Config) -> Vec<Step> {
 }
 
 /// The first question's `script` again at a fixed rate that the edge table sustains
-/// (half its closed-loop throughput `edges_tps`, at most 800 a second): latency
-/// targets are read here, where a closed loop of 8 clients on a small machine
-/// measures its queue for the cores as much as the question.
+/// (half its closed-loop throughput `edges_tps`, at most 800 a second), with
+/// [`ROUND_TRIP`] beside it: latency targets are read here, where a closed loop of 8
+/// clients on a small machine measures its queue for the cores as much as the
+/// question.
 fn at_fixed_rate(
     ctx: &mut Ctx,
     script: &str,
@@ -100,8 +101,19 @@ fn at_fixed_rate(
             .then(|| format!("did not keep up: {:.0} a second", r.tps));
         recs.push(rec);
     }
+    let path = ctx.cfg.root.join("benches/pgbench/round_trip.sql");
+    let _ = run(ctx, &path, 8, ctx.cfg.pick(1, 5), &[]);
+    let r = run_at(ctx, &path, 8, secs, Some(rate), &[]);
+    let mut rec = record("follow_graph/common_count", &case, ROUND_TRIP, &r);
+    rec.rate = Some(rate);
+    recs.push(rec);
     recs
 }
+
+/// `SELECT 1` at a question's fixed rate and clients: the latency no question can
+/// go under on this machine. At a low rate, a virtual machine's idle cores take
+/// long to wake, and this floor alone can be most of a latency target.
+const ROUND_TRIP: &str = "round trip alone";
 
 /// `question`'s script for `system` at 8 clients (closed loop, or at `rate` a
 /// second), timed after an untimed closed loop of the same script: the tables of
