@@ -264,23 +264,7 @@ pub fn run(plan: &Plan) -> Result<Report, postgres::Error> {
     // and vacuumed a large edge table does not, and its batches then read `users`
     // back from the kernel (a third of the batch's samples in pg_stat_activity, as
     // DataFileRead). Read it in when pg_prewarm (contrib) is there.
-    let prewarm = c
-        .query_one(
-            "SELECT count(*) FROM pg_available_extensions WHERE name = 'pg_prewarm'",
-            &[],
-        )?
-        .get::<_, i64>(0)
-        > 0;
-    if prewarm {
-        c.batch_execute(
-            "CREATE EXTENSION IF NOT EXISTS pg_prewarm;
-             SELECT pg_prewarm(oid) FROM pg_class
-              WHERE oid IN ('users'::regclass, 'users_pkey'::regclass)
-                 OR oid = (SELECT reltoastrelid FROM pg_class WHERE oid = 'users'::regclass)
-                 OR oid IN (SELECT indexrelid FROM pg_index WHERE indrelid =
-                            (SELECT reltoastrelid FROM pg_class WHERE oid = 'users'::regclass));",
-        )?;
-    }
+    crate::prewarm(&mut c, "users", crate::Prewarm::Buffer)?;
     let window = Duration::from_secs(u64::from(plan.secs));
     let size = |c: &mut Client| -> Result<i64, postgres::Error> {
         Ok(c.query_one("SELECT pg_total_relation_size('users')", &[])?

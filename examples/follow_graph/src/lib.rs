@@ -221,6 +221,42 @@ pub fn rank_following(c: &mut Client, users: u32) -> Result<(), postgres::Error>
     ))
 }
 
+/// How [`prewarm`] reads a table in: into shared buffers, or into the kernel's cache
+/// only (for tables larger than shared buffers, which would push each other out).
+#[derive(Clone, Copy)]
+pub enum Prewarm {
+    Buffer,
+    Read,
+}
+
+/// Reads `table`, its TOAST table and their indexes in with pg_prewarm (contrib), as
+/// a live server holds its hot table; false, reading nothing, when the server does
+/// not have the module.
+pub fn prewarm(c: &mut Client, table: &str, mode: Prewarm) -> Result<bool, postgres::Error> {
+    let available: i64 = c
+        .query_one(
+            "SELECT count(*) FROM pg_available_extensions WHERE name = 'pg_prewarm'",
+            &[],
+        )?
+        .get(0);
+    if available == 0 {
+        return Ok(false);
+    }
+    let mode = match mode {
+        Prewarm::Buffer => "buffer",
+        Prewarm::Read => "read",
+    };
+    c.batch_execute(&format!(
+        "CREATE EXTENSION IF NOT EXISTS pg_prewarm;
+         WITH t AS (SELECT '{table}'::regclass AS heap,
+                           (SELECT reltoastrelid FROM pg_class WHERE oid = '{table}'::regclass) AS toast)
+         SELECT pg_prewarm(oid, '{mode}') FROM pg_class, t
+          WHERE oid IN (heap, toast)
+             OR oid IN (SELECT indexrelid FROM pg_index WHERE indrelid IN (heap, toast))"
+    ))?;
+    Ok(true)
+}
+
 /// Creates the edge table `follows(actor, target)` and fills it by binary COPY,
 /// then builds the two indexes its questions use; the time includes them.
 pub fn load_edges(c: &mut Client, g: &Graph) -> Result<Load, postgres::Error> {

@@ -6,7 +6,8 @@ use std::time::Duration;
 
 use follow_graph::firehose::{self as fh, Plan};
 use follow_graph::{
-    generate_shaped, load_edges, load_users, rank_following, script, statement, Shape, QUESTIONS,
+    generate_shaped, load_edges, load_users, rank_following, script, statement, Prewarm, Shape,
+    QUESTIONS,
 };
 
 use crate::measure::{Record, ARR, EDGES, R64, RB64};
@@ -133,14 +134,12 @@ fn warmed_run(
     run_at(ctx, &path, 8, secs, rate, &users_var(users))
 }
 
-/// Reads `system`'s table of sets into the kernel's cache (pg_prewarm's `read`
-/// mode, when the server has the contrib module), with its TOAST table and their
-/// indexes, as a live server holds its hot table. At Bluesky's scale the four
-/// representations do not fit in memory together, and the warm-up loop alone did
-/// not bring a table back after the edge table's run: roaring64's fixed-rate p99 on
-/// the top 1% was 1.69 ms in the runner against 1.17-1.18 ms warm, by hand. The
-/// edge table (16.8 GB there) keeps only the warm-up loop: read in whole, it would
-/// push the others out.
+/// Reads `system`'s table of sets into the kernel's cache, as a live server holds
+/// its hot table. At Bluesky's scale the four representations do not fit in memory
+/// together, and the warm-up loop alone did not bring a table back after the edge
+/// table's run: roaring64's fixed-rate p99 on the top 1% was 1.69 ms in the runner
+/// against 1.17-1.18 ms warm, by hand. The edge table (16.8 GB there) keeps only the
+/// warm-up loop: read in whole, it would push the others out.
 fn prewarm(ctx: &Ctx, system: &str) {
     let table = match system {
         R64 => "users",
@@ -148,26 +147,8 @@ fn prewarm(ctx: &Ctx, system: &str) {
         ARR => "users_a",
         _ => return,
     };
-    let mut c = ctx.db.another();
-    let available: i64 = c
-        .query_one(
-            "SELECT count(*) FROM pg_available_extensions WHERE name = 'pg_prewarm'",
-            &[],
-        )
-        .expect("pg_available_extensions")
-        .get(0);
-    if available == 0 {
-        return;
-    }
-    c.batch_execute(&format!(
-        "CREATE EXTENSION IF NOT EXISTS pg_prewarm;
-         WITH t AS (SELECT '{table}'::regclass AS heap,
-                           (SELECT reltoastrelid FROM pg_class WHERE oid = '{table}'::regclass) AS toast)
-         SELECT pg_prewarm(oid, 'read') FROM pg_class, t
-          WHERE oid IN (heap, toast)
-             OR oid IN (SELECT indexrelid FROM pg_index WHERE indrelid IN (heap, toast))"
-    ))
-    .unwrap_or_else(|e| panic!("pg_prewarm of {table}: {e}"));
+    follow_graph::prewarm(&mut ctx.db.another(), table, Prewarm::Read)
+        .unwrap_or_else(|e| panic!("pg_prewarm of {table}: {e}"));
 }
 
 /// The example's pgbench script of `question` for `system`.
