@@ -230,9 +230,9 @@ pub enum Prewarm {
 }
 
 /// Reads `table`, its TOAST table and their indexes in with pg_prewarm (contrib), as
-/// a live server holds its hot table; false, reading nothing, when the server does
-/// not have the module.
-pub fn prewarm(c: &mut Client, table: &str, mode: Prewarm) -> Result<bool, postgres::Error> {
+/// a live server holds its hot table; nothing when the server does not have the
+/// module.
+pub fn prewarm(c: &mut Client, table: &str, mode: Prewarm) -> Result<(), postgres::Error> {
     let available: i64 = c
         .query_one(
             "SELECT count(*) FROM pg_available_extensions WHERE name = 'pg_prewarm'",
@@ -240,7 +240,7 @@ pub fn prewarm(c: &mut Client, table: &str, mode: Prewarm) -> Result<bool, postg
         )?
         .get(0);
     if available == 0 {
-        return Ok(false);
+        return Ok(());
     }
     let mode = match mode {
         Prewarm::Buffer => "buffer",
@@ -253,8 +253,7 @@ pub fn prewarm(c: &mut Client, table: &str, mode: Prewarm) -> Result<bool, postg
          SELECT pg_prewarm(oid, '{mode}') FROM pg_class, t
           WHERE oid IN (heap, toast)
              OR oid IN (SELECT indexrelid FROM pg_index WHERE indrelid IN (heap, toast))"
-    ))?;
-    Ok(true)
+    ))
 }
 
 /// Creates the edge table `follows(actor, target)` and fills it by binary COPY,

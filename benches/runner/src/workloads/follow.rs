@@ -103,8 +103,7 @@ fn at_fixed_rate(
         recs.push(rec);
     }
     let path = ctx.cfg.root.join("benches/pgbench/round_trip.sql");
-    let _ = run(ctx, &path, 8, ctx.cfg.pick(1, 5), &[]);
-    let r = run_at(ctx, &path, 8, secs, Some(rate), &[]);
+    let r = after_warm_up(ctx, &path, secs, Some(rate), &[]);
     let mut rec = record("follow_graph/common_count", &case, ROUND_TRIP, &r);
     rec.rate = Some(rate);
     recs.push(rec);
@@ -128,10 +127,22 @@ fn warmed_run(
     secs: u32,
     rate: Option<u32>,
 ) -> Run {
-    let path = script_path(ctx, question, system);
     prewarm(ctx, system);
-    let _ = run(ctx, &path, 8, ctx.cfg.pick(1, 5), &users_var(users));
-    run_at(ctx, &path, 8, secs, rate, &users_var(users))
+    let path = script_path(ctx, question, system);
+    after_warm_up(ctx, &path, secs, rate, &users_var(users))
+}
+
+/// `script` at 8 clients (closed loop, or at `rate` a second), timed after an
+/// untimed closed loop of it (1 s smoke, 5 s otherwise).
+fn after_warm_up(
+    ctx: &Ctx,
+    script: &std::path::Path,
+    secs: u32,
+    rate: Option<u32>,
+    vars: &[(&str, String)],
+) -> Run {
+    let _ = run(ctx, script, 8, ctx.cfg.pick(1, 5), vars);
+    run_at(ctx, script, 8, secs, rate, vars)
 }
 
 /// Reads `system`'s table of sets into the kernel's cache, as a live server holds
