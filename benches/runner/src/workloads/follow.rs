@@ -77,9 +77,9 @@ pub fn steps(cfg: &Config) -> Vec<Step> {
 
 /// The first question's `script` again at a fixed rate that the edge table sustains
 /// (half its closed-loop throughput `edges_tps`, at most 800 a second), with
-/// [`ROUND_TRIP`] beside it: latency targets are read here, where a closed loop of 8
-/// clients on a small machine measures its queue for the cores as much as the
-/// question.
+/// its two floors beside it ([`SETS_READ`], [`ROUND_TRIP`]): latency targets are read
+/// here, where a closed loop of 8 clients on a small machine measures its queue for
+/// the cores as much as the question.
 fn at_fixed_rate(
     ctx: &mut Ctx,
     script: &str,
