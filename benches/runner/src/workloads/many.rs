@@ -15,6 +15,10 @@
 //! faster than its shape, so aggregate / shape alone is the most it can gain there.
 //! A union must also read every set whole, so the unions have a third floor: the
 //! joined arguments each read once (`s::bytea > '\x'` detoasts and compares no byte).
+//! An intersection must at least read two sets and intersect them, so the
+//! intersections have theirs: the two-set function over the first two joined
+//! sets, the others only passed along. The aggregate reads and intersects the same
+//! two, so where that work outweighs its per-row step, no form is much faster.
 
 use crate::measure::{interleaved, v, Record, R64};
 use crate::{step, Config, Ctx, Step};
@@ -25,6 +29,9 @@ const AGG: &str = "aggregate";
 const SHAPE: &str = "shape alone";
 /// The explicit arguments' shape with every set read once: the floor of a union.
 const SHAPE_READ: &str = "shape, sets read";
+/// The explicit arguments' shape with the first two sets intersected by the
+/// two-set function: the floor of an intersection.
+const SHAPE_PAIR: &str = "shape, two sets intersected";
 const SETS: u32 = 90;
 const KS: [u32; 4] = [3, 5, 20, 90];
 
@@ -94,6 +101,16 @@ fn measure(ctx: &mut Ctx, table: &str, case: &str, k: u32) {
             "SELECT sum(num_nonnulls({})) FROM generate_series(0, {groups} - 1) g{joins}",
             read.join(", ")
         );
+        let rest: Vec<&str> = args[2..].iter().map(String::as_str).collect();
+        let explicit_pair = format!(
+            "SELECT sum({open}{nway}(s1.s, s2.s){close} + num_nonnulls({})) \
+             FROM generate_series(0, {groups} - 1) g{joins}",
+            if rest.is_empty() {
+                "0".to_owned()
+            } else {
+                rest.join(", ")
+            }
+        );
         let grouped = |call: &str| {
             format!(
                 "SELECT sum(c) FROM (SELECT {open}{call}{close} AS c FROM {table}
@@ -127,9 +144,11 @@ fn measure(ctx: &mut Ctx, table: &str, case: &str, k: u32) {
         ];
         // An intersection may stop reading once it is empty; a union may not.
         let union = nway.starts_with("rb_or");
-        if union {
-            vs.push(v(SHAPE_READ, &explicit_read));
-        }
+        vs.push(if union {
+            v(SHAPE_READ, &explicit_read)
+        } else {
+            v(SHAPE_PAIR, &explicit_pair)
+        });
         let setup = "SET max_parallel_workers_per_gather = 0";
         let recs = interleaved(&mut ctx.db, "many/run", case, setup, &vs, ctx.cfg.reps);
         let named = |r: &Record, workload: &str| Record {
@@ -145,9 +164,7 @@ fn measure(ctx: &mut Ctx, table: &str, case: &str, k: u32) {
             named(&recs[2], &by_args),
             named(&recs[3], &by_args),
         ];
-        if union {
-            args_recs.push(named(&recs[5], &by_args));
-        }
+        args_recs.push(named(&recs[5], &by_args));
         ctx.add(args_recs);
         ctx.add(vec![
             named(&recs[1], &by_variadic),
