@@ -140,6 +140,21 @@ mod tests {
     }
 
     #[test]
+    fn a_range_of_many_containers_is_whole() {
+        // 200,000 containers reserve a directory of more than 1 MiB, which the
+        // writer takes zeroed from the allocator; no byte of it may stay unwritten.
+        let (lo, hi) = (12_345u64, (200_000u64 << 16) + 99);
+        let b = from_range(lo..=hi).unwrap();
+        let v = RoaringView::from_bytes(&b).unwrap();
+        assert_eq!(v.container_count(), 200_001);
+        assert_eq!(v.len(), hi - lo + 1);
+        assert_eq!((v.min(), v.max()), (Some(lo), Some(hi)));
+        assert_eq!(b, from_range(lo..=hi).unwrap());
+        let filled = RoaringView::from_bytes(&empty()).unwrap().fill(lo..=hi).unwrap();
+        assert_eq!(filled.as_bytes(), &b[..]);
+    }
+
+    #[test]
     fn slices() {
         let a = from_sorted(&[1, 1, 2, 1 << 40]).unwrap();
         let b = from_unsorted(&[1 << 40, 2, 1, 2]).unwrap();

@@ -43,6 +43,10 @@ struct Entry {
     start: u32,
 }
 
+/// Room for a directory from which the writer asks the allocator for zeroed
+/// memory rather than writing the zeros itself.
+const ZEROED_PREFIX: usize = 1 << 20;
+
 impl Writer {
     /// An empty writer.
     pub fn new() -> Self {
@@ -74,8 +78,19 @@ impl Writer {
     }
 
     fn with_prefix(containers: usize, prefix: usize, payload_bytes: usize) -> Self {
-        let mut arena = Vec::with_capacity(prefix.saturating_add(payload_bytes));
-        arena.resize(prefix, 0);
+        let capacity = prefix.saturating_add(payload_bytes);
+        let arena = if prefix < ZEROED_PREFIX {
+            let mut arena = Vec::with_capacity(capacity);
+            arena.resize(prefix, 0);
+            arena
+        } else {
+            // A directory of millions of containers: writing its zeros up front
+            // took seconds before the loop's first interrupt check. Zeroed memory
+            // from the allocator costs nothing until it is touched.
+            let mut arena = vec![0u8; capacity];
+            arena.truncate(prefix);
+            arena
+        };
         Writer {
             entries: Vec::with_capacity(containers),
             arena,
