@@ -141,28 +141,55 @@ pub(crate) fn common_at(
     if nb <= PROBE_UP_TO && na > 2 * PROBE_UP_TO {
         return probe(db, da, |j, i| f(i, j));
     }
+    if na == 0 || nb == 0 {
+        return ControlFlow::Continue(());
+    }
+    // Each key is decoded once: the current key of each side is kept, and only
+    // the side that moved reads its next one.
     let (mut i, mut j) = (0, 0);
-    while i < na && j < nb {
-        let (ka, kb) = (da.key(i), db.key(j));
-        // One step first, inline: most sets interleave their keys closely, and a
-        // gallop is a call and a compare more than the next key.
+    let (mut ka, mut kb) = (da.key(0), db.key(0));
+    loop {
         if ka < kb {
-            i += 1;
-            if i < na && da.key(i) < kb {
-                i = seek(da, i, kb);
+            if !catch_up(da, &mut i, &mut ka, kb) {
+                break;
             }
         } else if kb < ka {
-            j += 1;
-            if j < nb && db.key(j) < ka {
-                j = seek(db, j, ka);
+            if !catch_up(db, &mut j, &mut kb, ka) {
+                break;
             }
         } else {
             f(i, j)?;
             i += 1;
             j += 1;
+            if i == na || j == nb {
+                break;
+            }
+            ka = da.key(i);
+            kb = db.key(j);
         }
     }
     ControlFlow::Continue(())
+}
+
+/// Moves `i`, whose key `k` is below `target`, to the first key at or past
+/// `target`, and `k` with it; false when the directory ends first. One step
+/// first, inline: most sets interleave their keys closely, and a gallop is a
+/// call and a compare more than the next key.
+#[inline(always)]
+fn catch_up(dir: &Directory<'_>, i: &mut usize, k: &mut u64, target: u64) -> bool {
+    *i += 1;
+    if *i == dir.len() {
+        return false;
+    }
+    *k = dir.key(*i);
+    if *k < target {
+        *i = seek(dir, *i + 1, target);
+        if *i == dir.len() {
+            return false;
+        }
+        *k = dir.key(*i);
+    }
+    true
 }
 
 /// A side with at most this many keys looks each one up in the other directory
