@@ -52,9 +52,7 @@ pub fn from_values<I: IntoIterator<Item = u64>>(values: I) -> Result<Vec<u8>, Ca
 
 /// Builds the buffer of the empty set.
 pub fn empty() -> Vec<u8> {
-    Writer::new()
-        .into_vec()
-        .expect("an empty buffer is 7 bytes")
+    crate::format::header::EMPTY.to_vec()
 }
 
 /// The inclusive bounds `(first, last)` of a range of `u64`, or `None` if it is

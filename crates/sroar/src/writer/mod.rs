@@ -5,6 +5,7 @@ use crate::container::bitmap::{self, WORDS};
 use crate::container::{canonical_kind, Container, Kind};
 use crate::format::directory::KEY_LIMIT;
 use crate::format::encode::{head_len_bound, head_len_expected, Encode, Encoder, Layout, Plan};
+use crate::format::header::EMPTY;
 use crate::format::MAX_LEN;
 use crate::kernels;
 
@@ -33,6 +34,17 @@ pub struct Writer {
     max: u64,
     scratch_runs: Vec<(u16, u16)>,
     scratch_lows: Vec<u16>,
+    /// Room asked for by [`Writer::with_capacity`], taken at the first push: many
+    /// results (intersections of small sets, above all) have no container, and
+    /// then nothing is allocated for them.
+    reserved: Option<Reservation>,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Reservation {
+    containers: usize,
+    prefix: usize,
+    payload_bytes: usize,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -78,25 +90,34 @@ impl Writer {
     }
 
     fn with_prefix(containers: usize, prefix: usize, payload_bytes: usize) -> Self {
-        let capacity = prefix.saturating_add(payload_bytes);
-        let arena = if prefix < ZEROED_PREFIX {
+        Writer {
+            reserved: Some(Reservation {
+                containers,
+                prefix,
+                payload_bytes,
+            }),
+            ..Self::default()
+        }
+    }
+
+    /// Takes the room reserved, before the first container is pushed.
+    #[cold]
+    fn claim(&mut self, r: Reservation) {
+        let capacity = r.prefix.saturating_add(r.payload_bytes);
+        self.arena = if r.prefix < ZEROED_PREFIX {
             let mut arena = Vec::with_capacity(capacity);
-            arena.resize(prefix, 0);
+            arena.resize(r.prefix, 0);
             arena
         } else {
             // A directory of millions of containers: writing its zeros up front
             // took seconds before the loop's first interrupt check. Zeroed memory
             // from the allocator costs nothing until it is touched.
             let mut arena = vec![0u8; capacity];
-            arena.truncate(prefix);
+            arena.truncate(r.prefix);
             arena
         };
-        Writer {
-            entries: Vec::with_capacity(containers),
-            arena,
-            prefix,
-            ..Self::default()
-        }
+        self.prefix = r.prefix;
+        self.entries = Vec::with_capacity(r.containers);
     }
 
     /// Payload bytes pushed so far (and kept: see `finish`).
@@ -125,6 +146,9 @@ impl Writer {
     }
 
     fn begin(&mut self, key: u64) {
+        if let Some(r) = self.reserved.take() {
+            self.claim(r);
+        }
         assert!(
             key < KEY_LIMIT,
             "sroar: container key {key} is not below 2^48"
@@ -465,6 +489,10 @@ impl Writer {
     /// [`Writer::with_capacity`] (always, unless more containers were pushed than
     /// announced), this is the writer's own buffer: the payloads are not copied.
     pub fn into_vec(mut self) -> Result<Vec<u8>, CapacityError> {
+        if self.entries.is_empty() {
+            // No directory to lay out (an empty intersection or difference).
+            return Ok(EMPTY.to_vec());
+        }
         let plan = self.plan();
         let len = plan.len()?;
         let head = plan.head_len();

@@ -69,6 +69,22 @@ fn empty_containers_are_skipped() {
     assert_eq!(w.into_vec().unwrap(), crate::builder::empty());
 }
 
+/// A reservation is taken at the first push: a writer that gets no container
+/// allocates nothing, and writes the empty set by every way out.
+#[test]
+fn an_unused_reservation_allocates_nothing() {
+    let w = Writer::with_capacity(1000, 1 << 20);
+    assert_eq!((w.arena.capacity(), w.entries.capacity()), (0, 0));
+    let mut out = vec![0u8; w.encoded_len().unwrap()];
+    w.write_into(&mut out).unwrap();
+    assert_eq!(out, crate::builder::empty());
+    assert_eq!(w.into_vec().unwrap(), crate::builder::empty());
+    let mut w = Writer::with_capacity(1000, 1 << 20);
+    w.push_sorted_lows(3, &[1, 2]);
+    assert!(w.arena.capacity() >= head_len_bound(1000) + (1 << 20));
+    assert_eq!(w.into_vec().unwrap(), crate::builder::from_sorted(&[3 << 16 | 1, 3 << 16 | 2]).unwrap());
+}
+
 #[test]
 fn adjacent_runs_merge_and_copies_are_verbatim() {
     let mut w = Writer::new();
