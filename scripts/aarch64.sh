@@ -69,7 +69,7 @@ cargo test "${CARGO_ARGS[@]}" --lib --tests --no-run
 # model) and tier selection, at their full case counts (~1 minute under qemu-aarch64
 # 7.2); then the unit tests and the other test files, which run the whole library on
 # the NEON tier (the default one there) and, for model and ops_model, on every tier,
-# at PROPTEST_CASES=MODEL_CASES (~3 minutes).
+# at PROPTEST_CASES=MODEL_CASES (~4 minutes).
 say "Kernel tests under qemu-aarch64: kernels_tiers kernels_dispatch"
 cargo test "${CARGO_ARGS[@]}" --test kernels_tiers --test kernels_dispatch
 others=()
