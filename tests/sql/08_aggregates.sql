@@ -83,11 +83,16 @@ RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
 RESET max_parallel_workers_per_gather;
 
--- Window aggregates: running results equal a model at every row.
+-- Window aggregates: running results equal a model at every row. The model: each
+-- element with the first row that holds it; the running union at a row holds the
+-- elements first seen at or before it.
+WITH firsts AS MATERIALIZED (
+    SELECT DISTINCT ON (v) v, b.x, b.ctid FROM agg_rows b, rb_iterate(b.r) v
+     WHERE b.g = 3 AND b.x IS NOT NULL ORDER BY v, b.x, b.ctid)
 SELECT bool_and(running = model) AS running_or_ok, count(*) AS rows
   FROM (SELECT rb_to_array(rb_or_agg(r) OVER w) AS running,
-               (SELECT coalesce(array_agg(DISTINCT v ORDER BY v), '{}') FROM agg_rows b, rb_iterate(b.r) v
-                 WHERE b.g = 3 AND (b.x, b.ctid) <= (a.x, a.ctid)) AS model
+               (SELECT coalesce(array_agg(v ORDER BY v), '{}') FROM firsts f
+                 WHERE (f.x, f.ctid) <= (a.x, a.ctid)) AS model
           FROM agg_rows a WHERE g = 3 AND x IS NOT NULL
         WINDOW w AS (ORDER BY x, ctid)) t
  WHERE running IS NOT NULL OR model <> '{}';

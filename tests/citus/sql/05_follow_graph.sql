@@ -8,11 +8,14 @@ CREATE TABLE users_local (uid int8 PRIMARY KEY, followers roaring64 NOT NULL,
 WITH follows AS (
     SELECT DISTINCT a AS actor, 1 + (hashint8(a * 131 + k) & 2147483647) % (1 + (hashint8(a * 7 + k) & 2147483647) % 2000) AS target
       FROM generate_series(1, 2000) a, generate_series(1, 40) k
+), followers AS (
+    SELECT target AS u, rb_build_agg(actor) AS s FROM follows GROUP BY target
+), following AS (
+    SELECT actor AS u, rb_build_agg(target) AS s FROM follows GROUP BY actor
 )
 INSERT INTO users_local
-SELECT u, coalesce((SELECT rb_build_agg(actor) FROM follows WHERE target = u), '{}'),
-          coalesce((SELECT rb_build_agg(target) FROM follows WHERE actor = u), '{}')
-  FROM generate_series(1, 2000) u;
+SELECT u, coalesce(r.s, '{}'), coalesce(g.s, '{}')
+  FROM generate_series(1, 2000) u LEFT JOIN followers r USING (u) LEFT JOIN following g USING (u);
 CREATE TABLE users (LIKE users_local INCLUDING ALL);
 SELECT create_distributed_table('users', 'uid');
 INSERT INTO users SELECT * FROM users_local;
