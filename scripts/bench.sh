@@ -4,7 +4,7 @@
 # its own (as test.sh does). BENCHMARKS.md says what each workload measures.
 #
 #   scripts/bench.sh                  the full run (about 50 minutes on 2 cores)
-#   scripts/bench.sh --smoke          every workload on small data (about 2 minutes; CI runs it)
+#   scripts/bench.sh --smoke          every workload on small data (about 3 minutes; CI runs it)
 #   scripts/bench.sh --only GROUP,... some groups only, with or without --smoke (the
 #                                     groups of BENCHMARKS.md; a wrong name lists them)
 #   scripts/bench.sh --reps N         time each query N times (default 5, 2 with --smoke)

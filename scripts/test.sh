@@ -10,8 +10,9 @@
 #      under qemu-aarch64 (scripts/aarch64.sh, which installs its packages); the fuzz
 #      targets' checks on their seed corpora
 #   4. the extension's in-process tests (cargo pgrx test, #[pg_test])
-#   5. the SQL regression suite (pg_regress, tests/sql + tests/expected) against a fresh
-#      throwaway cluster with the release build installed
+#   5. the SQL regression suite (pg_regress, tests/sql + tests/expected, in the order and
+#      groups of tests/schedule) against a fresh throwaway cluster with the release
+#      build installed
 #   6. the client integration tests (tests/client, the `postgres` crate and sqlx)
 #      against it, the Python package (python/: its wheel built with maturin, then its
 #      pytest suite, with hypothesis, against the server), the cookbook's recipes
@@ -127,10 +128,18 @@ run_regress() {
     local out=$ROOT/target/regress-$PG_MAJOR pgxs
     pgxs=$($PG_CONFIG --pgxs)
     mkdir -p "$out"
-    mapfile -t tests < <(cd "$ROOT/tests/sql" && ls -1 *.sql | sed 's/\.sql$//' | sort)
+    # A test missing from the schedule would never run.
+    local files scheduled
+    files=$(cd "$ROOT/tests/sql" && ls -1 *.sql | sed 's/\.sql$//' | sort)
+    scheduled=$(sed -n 's/^test: //p' "$ROOT/tests/schedule" | tr ' ' '\n' | sort)
+    if [ "$files" != "$scheduled" ]; then
+        echo "tests/schedule does not list each file of tests/sql once:" >&2
+        diff <(echo "$files") <(echo "$scheduled") >&2
+        return 1
+    fi
     "$(dirname "$pgxs")/../test/regress/pg_regress" --host=127.0.0.1 --port="$PORT" --user=postgres \
         --bindir="$PGBIN" --inputdir="$ROOT/tests" --outputdir="$out" \
-        --dbname=sroar_regress --load-extension=sroar_pg "${tests[@]}" ||
+        --dbname=sroar_regress --load-extension=sroar_pg --schedule="$ROOT/tests/schedule" ||
         { [ -f "$out/regression.diffs" ] && head -n 200 "$out/regression.diffs"; return 1; }
 }
 run_client_tests() {

@@ -20,7 +20,7 @@ pub fn steps(cfg: &Config) -> Vec<Step> {
     } else {
         (cfg.pick(10_000u32, 1_000_000), Shape::DEFAULT)
     };
-    let secs = cfg.pick(2u32, 10);
+    let secs = cfg.pick(1u32, 10);
     let mut steps = vec![step(
         "follow_graph",
         format!("load {users} users"),
@@ -206,8 +206,8 @@ fn firehose(ctx: &mut Ctx, users: u32) {
         users,
         rate: cfg.pick(2_000, 10_000),
         flush: Duration::from_secs(1),
-        idle_secs: cfg.pick(2, 30),
-        secs: cfg.pick(4, 300),
+        idle_secs: cfg.pick(1, 30),
+        secs: cfg.pick(2, 300),
         readers: 8,
         questions_per_s: cfg.pick(400, 800),
         edges: true,

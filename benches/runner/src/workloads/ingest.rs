@@ -10,8 +10,8 @@ use crate::{step, Config, Ctx, Step};
 const R64_PORTABLE: &str = "roaring64 (portable bytes)";
 
 pub fn steps(cfg: &Config) -> Vec<Step> {
-    let rows = cfg.pick(20_000usize, 200_000);
-    let events = cfg.pick(1_000_000u64, 10_000_000);
+    let rows = cfg.pick(5_000usize, 200_000);
+    let events = cfg.pick(250_000u64, 10_000_000);
     vec![
         step(
             "ingest",

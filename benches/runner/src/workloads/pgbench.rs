@@ -135,7 +135,7 @@ pub fn record(workload: &str, case: &str, system: &str, r: &Run) -> Record {
 
 pub fn steps(cfg: &Config) -> Vec<Step> {
     let rows = cfg.pick(1_000u64, 100_000);
-    let secs = cfg.pick(2u32, 15);
+    let secs = cfg.pick(1u32, 15);
     let mut steps = vec![step(
         "pgbench",
         format!("tables of {rows} rows"),

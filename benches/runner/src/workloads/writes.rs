@@ -21,7 +21,7 @@ const GIN_SET: u32 = 2;
 pub fn steps(cfg: &Config) -> Vec<Step> {
     let large = cfg.pick(50_000u64, 876_000);
     let space = cfg.pick(400_000u64, 5_500_000);
-    let secs = cfg.pick(2u32, 15);
+    let secs = cfg.pick(1u32, 15);
     vec![
         step(
             "writes",
