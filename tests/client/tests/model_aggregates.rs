@@ -35,7 +35,7 @@ fn aggregates() {
     }
     drop(c);
     let strat = prop::collection::vec(prop::option::weighted(0.8, set()), 0..7);
-    run_cases("aggregates", CASES / 2, strat, |c, sets| {
+    run_cases("aggregates", cases().div_ceil(2), strat, |c, sets| {
         let bytes: Vec<Option<Vec<u8>>> = sets
             .iter()
             .map(|s| s.as_ref().map(|s| build(c, s).0))

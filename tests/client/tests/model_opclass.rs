@@ -100,7 +100,7 @@ fn gin_index_answers_like_the_model() {
     );
     run_cases(
         "gin",
-        CASES / 2,
+        cases().div_ceil(2),
         strat,
         |c, (rows, other, kind, seed, probe_seeds)| {
             let bytes: Vec<Option<Vec<u8>>> = rows
