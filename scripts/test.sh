@@ -7,8 +7,7 @@
 #      kernel tests (every SIMD tier, dispatch) behind it; the benchmark runner's and the
 #      example's tests; every script's command line (tests/scripts/check.sh)
 #   3. crates/sroar's NEON tier: the crate's tests cross-compiled for aarch64 and run
-#      under qemu-aarch64 (scripts/aarch64.sh, which installs its packages), on one
-#      core in the background beside steps 5-8, collected at the end; the fuzz
+#      under qemu-aarch64 (scripts/aarch64.sh, which installs its packages); the fuzz
 #      targets' checks on their seed corpora
 #   4. the extension's in-process tests (cargo pgrx test, #[pg_test])
 #   5. the SQL regression suite (pg_regress, tests/sql + tests/expected, in the order and
@@ -83,50 +82,6 @@ step() {
     fi
 }
 
-# A step that runs beside the others: the NEON tier's emulated tests need no server
-# and, given one core (one build job, one test thread), take the time the others leave
-# idle waiting on servers and single-threaded tests (a fresh run used 1.2 of its 2
-# cores on average). Its output goes to a log, printed when it is collected.
-background_step() {
-    local name=$1 log=$ROOT/target/background-$2.log
-    shift 2
-    mkdir -p "$ROOT/target"
-    say "$name: started in the background (log: $log)"
-    (
-        local t0=$SECONDS rc=0
-        CARGO_BUILD_JOBS=1 RUST_TEST_THREADS=1 "$@" >"$log" 2>&1 || rc=$?
-        echo "$rc $((SECONDS - t0))" >"$log.status"
-    ) &
-    background+=("$!|$name|$log")
-}
-collect_background() {
-    local entry pid name log rc secs
-    for entry in "${background[@]}"; do
-        IFS='|' read -r pid name log <<<"$entry"
-        wait "$pid" || true
-        say "$name (ran in the background)"
-        cat "$log"
-        read -r rc secs <"$log.status" || { rc=1 secs=0; }
-        # The step's own time, not the time since it started to be collected.
-        if [ "$rc" = 0 ]; then
-            record ok $((SECONDS - secs)) "$name (in the background)"
-        else
-            record FAILED $((SECONDS - secs)) "$name (in the background)"
-        fi
-    done
-}
-declare -a background=()
-neon_ready=
-# The NEON tier starts beside the tests against PostgreSQL 15, which leave a core
-# idle, not beside the builds before them, which use both.
-neon_packages() {
-    bash "$ROOT/scripts/aarch64.sh" --install-only && neon_ready=1
-}
-start_neon() {
-    [ -n "$neon_ready" ] || return 0
-    background_step "crates/sroar NEON tier (aarch64 under qemu)" aarch64 bash "$ROOT/scripts/aarch64.sh"
-}
-
 started=$SECONDS
 disk_at_start=$(disk_free)
 install_prerequisites
@@ -143,10 +98,6 @@ cd "$ROOT"
 
 # Steps 1-3: the code itself, whatever the server.
 code_steps() {
-    # The NEON tier's Debian packages now, in the foreground (apt takes one lock at a
-    # time); its build and tests start in the background once the builds of steps 1-4
-    # are done (start_neon).
-    step "crates/sroar NEON tier: Debian packages (scripts/aarch64.sh --install-only)" neon_packages
     step "cargo fmt --check" cargo fmt --all -- --check
     step "cargo clippy -D warnings" cargo clippy --locked --workspace --all-targets -- -D warnings
     step "cargo clippy -D warnings (crates/sroar's kernel tests)" \
@@ -159,6 +110,7 @@ code_steps() {
         cargo test --locked -p sroar --features internals --test kernels_tiers --test kernels_dispatch
     step "benchmark runner and example tests (command lines too)" cargo test --locked -p sroar_bench -p follow_graph
     step "script command lines (tests/scripts/check.sh)" bash "$ROOT/tests/scripts/check.sh"
+    step "crates/sroar NEON tier (aarch64 under qemu)" bash "$ROOT/scripts/aarch64.sh"
     # The fuzz targets' checks on their seeds, without libFuzzer, so that they follow
     # the format (the fuzz crate is outside the workspace, with its own lock file).
     step "crates/sroar fuzz checks on the seeds" cargo test --locked --manifest-path "$ROOT/crates/sroar/fuzz/Cargo.toml"
@@ -228,9 +180,6 @@ server_steps() {
         cargo pgrx test "pg$PG_MAJOR" --runas postgres --pgdata "$pgrx_data"
     # `cargo pgrx test` installed its test build; put the release build back.
     step "${tag}install release build" install_extension
-    if [ -z "$tag" ]; then
-        start_neon
-    fi
 
     data=$(cluster_dir .pgtest/data-$PG_MAJOR)
     # Our own cluster from an interrupted run is stopped first; a port held by
@@ -282,8 +231,6 @@ for major in "${MAJORS[@]}"; do
         fi
     fi
 done
-
-collect_background
 
 say "Summary"
 printf '  %s\n' "${results[@]}"
