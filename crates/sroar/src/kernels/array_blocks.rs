@@ -323,13 +323,12 @@ pub(super) unsafe fn union<V: Lanes8>(
         while ia < na && ib < nb {
             // Take the vector with the smaller head: every value loaded so far is
             // then below the other input's head, so the 8 smallest are final.
-            let v = if get(a, 8 * ia) <= get(b, 8 * ib) {
-                ia += 1;
-                V::load8(a, 8 * ia - 8)
-            } else {
-                ib += 1;
-                V::load8(b, 8 * ib - 8)
-            };
+            // Chosen without a branch, as in `xor`.
+            let take_a = get(a, 8 * ia) <= get(b, 8 * ib);
+            let (va, vb) = (V::load8(a, 8 * ia), V::load8(b, 8 * ib));
+            ia += take_a as usize;
+            ib += !take_a as usize;
+            let v = V::select(take_a, va, vb);
             (vmin, vmax) = V::merge8(v, vmax);
             pos += V::store_unique(last, vmin, dst, pos);
             last = vmin;
