@@ -28,9 +28,9 @@ def cells(records):
             by_cell[(r["workload"], r["case"])][r["system"]] = r["median_ms"]
     for (workload, case), times in sorted(by_cell.items()):
         floors = [times[f] for f in FLOORS if f in times]
-        if "roaring64" not in times or "aggregate" not in times or not floors:
-            continue
         m = re.match(r"many/(\w+)\((VARIADIC array_agg|a, b, …)\)", workload)
+        if not m or "roaring64" not in times or "aggregate" not in times or not floors:
+            continue
         shape = "VARIADIC" if m.group(2).startswith("VARIADIC") else "args"
         agg = times["aggregate"]
         yield case, m.group(1), shape, agg / times["roaring64"], agg / max(floors)
