@@ -5,6 +5,7 @@ use hashbrown::HashMap;
 use super::key_hash::KeyHash;
 use super::pair::{is_full, payload_bound, run_bound_bytes};
 use crate::container::bitmap::WORDS;
+use crate::container::array::ArrayView;
 use crate::container::{Container, ARRAY_MAX};
 use crate::kernels::{array, array_bitmap, bitmap, run};
 use crate::view::RoaringView;
@@ -324,6 +325,37 @@ fn or_into_bitmap(group: &[Member<'_>], words: &mut [u64; WORDS]) -> Option<u32>
     Some(card)
 }
 
+/// The keys of some views, `lo..lo + width`.
+#[derive(Clone, Copy, Debug)]
+struct KeySpan {
+    lo: u64,
+    width: usize,
+}
+
+impl KeySpan {
+    /// The span of the views' keys when it is at most [`DENSE_SPAN_PER_CONTAINER`]
+    /// times as wide as they have containers (plus a little, for a few sets of few
+    /// containers); None when wider, or when there are no containers.
+    fn of_dense(views: &[RoaringView<'_>]) -> Option<KeySpan> {
+        let (mut lo, mut hi, mut total) = (u64::MAX, 0u64, 0usize);
+        for v in views {
+            let dir = v.directory();
+            if !dir.is_empty() {
+                lo = lo.min(dir.key(0));
+                hi = hi.max(dir.key(dir.len() - 1));
+                total += dir.len();
+            }
+        }
+        let width = usize::try_from(hi.checked_sub(lo)? + 1).ok()?;
+        (width <= DENSE_SPAN_PER_CONTAINER * total + 64).then_some(KeySpan { lo, width })
+    }
+}
+
+/// Views whose keys span at most this many keys per container (plus 64) are
+/// grouped by a counting sort over the span ([`Groups::dense`]): a pass over the
+/// span costs less than a merge's compares or a hash per container.
+const DENSE_SPAN_PER_CONTAINER: usize = 2;
+
 /// One input container.
 #[derive(Clone, Copy, Debug)]
 struct Member<'a> {
@@ -341,14 +373,77 @@ struct Groups<'a> {
 }
 
 impl<'a> Groups<'a> {
-    /// Few views are merged by their directories (already in key order); many are
-    /// grouped by a hash of the keys and a counting sort, so that only the distinct
-    /// keys are sorted (many views share few keys).
+    /// Views whose keys lie close together are grouped by a counting sort over
+    /// their span ([`Groups::dense`]). Otherwise few views are merged by their
+    /// directories (already in key order); many are grouped by a hash of the keys
+    /// and a counting sort, so that only the distinct keys are sorted (many views
+    /// share few keys).
     fn gather(views: &[RoaringView<'a>]) -> Self {
-        if views.len() <= MERGE_VIEWS_UP_TO {
+        if let Some(span) = KeySpan::of_dense(views) {
+            Self::dense(views, span)
+        } else if views.len() <= MERGE_VIEWS_UP_TO {
             Self::merge(views)
         } else {
             Self::hash(views)
+        }
+    }
+
+    /// A counting sort by key, for views whose keys lie in a range not much wider
+    /// than their containers are many (sets of ids from one sequence, the common
+    /// case): one pass over the directories counts each key's members, a second
+    /// places them, and no key is compared, hashed or sorted. A merge compares
+    /// every view's cursor at every key, which on many views of small containers
+    /// costs more than the containers' own work.
+    fn dense(views: &[RoaringView<'a>], span: KeySpan) -> Self {
+        // `next[k]`: first the number of members of key `lo + k`, then where its
+        // next member goes.
+        let mut next = vec![0u32; span.width];
+        let mut unchecked = 0;
+        for v in views {
+            unchecked += v.container_count();
+            if unchecked >= 4096 {
+                crate::interrupt::check();
+                unchecked = 0;
+            }
+            let dir = v.directory();
+            for i in 0..dir.len() {
+                next[(dir.key(i) - span.lo) as usize] += 1;
+            }
+        }
+        let (mut keys, mut ends) = (Vec::new(), Vec::new());
+        let mut at = 0u32;
+        for (k, n) in (span.lo..).zip(next.iter_mut()) {
+            if *n > 0 {
+                let count = *n;
+                *n = at;
+                at += count;
+                keys.push(k);
+                ends.push(at as usize);
+            }
+        }
+        let empty = Member {
+            c: Container::Array(ArrayView::new(&[])),
+            card: 0,
+        };
+        let mut members = vec![empty; at as usize];
+        for v in views {
+            let dir = v.directory();
+            let mut start = dir.start(0);
+            for i in 0..dir.len() {
+                let (c, end) = v.container_from(&dir, i, start);
+                start = end;
+                let slot = &mut next[(dir.key(i) - span.lo) as usize];
+                members[*slot as usize] = Member {
+                    c,
+                    card: dir.card(i),
+                };
+                *slot += 1;
+            }
+        }
+        Groups {
+            keys,
+            ends,
+            members,
         }
     }
 
@@ -465,5 +560,99 @@ impl<'a> Groups<'a> {
             .iter()
             .zip(starts.zip(&self.ends))
             .map(|(&key, (s, &e))| (key, &self.members[s..e]))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::builder::from_sorted;
+
+    /// A member as (kind, payload, cardinality).
+    type Flat<'a> = (u8, &'a [u8], u32);
+
+    /// Each group as its key and members, comparable across ways of gathering.
+    fn flat<'a>(g: &Groups<'a>) -> Vec<(u64, Vec<Flat<'a>>)> {
+        g.iter()
+            .map(|(key, members)| {
+                let ms = members
+                    .iter()
+                    .map(|m| (m.c.kind() as u8, m.c.as_bytes(), m.card))
+                    .collect();
+                (key, ms)
+            })
+            .collect()
+    }
+
+    /// Values of a few keys, narrow (a dense span) or anywhere, a few values or
+    /// many per key, so that arrays, bitmaps and runs meet.
+    fn set() -> impl Strategy<Value = Vec<u64>> {
+        let keys = prop_oneof![
+            prop::collection::btree_set(0u64..24, 0..8),
+            prop::collection::btree_set(
+                prop_oneof![0u64..4, (1u64 << 32) - 2..(1 << 32) + 2, (1u64 << 48) - 3..1 << 48],
+                0..6
+            ),
+        ];
+        (keys, prop::collection::vec((0u16..=u16::MAX, 1u32..6000), 8)).prop_map(|(keys, lows)| {
+            let mut values = BTreeSet::new();
+            for (i, k) in keys.iter().enumerate() {
+                let (low, len) = lows[i % lows.len()];
+                let step = if i % 2 == 0 { 1 } else { 7 };
+                for x in (u64::from(low)..(1 << 16)).step_by(step).take(len as usize) {
+                    values.insert(k << 16 | x);
+                }
+            }
+            values.into_iter().collect()
+        })
+    }
+
+    proptest! {
+        /// The counting sort, the merge and the hash group the same containers
+        /// under the same keys, in key order and, within a key, in the views' order.
+        #[test]
+        fn every_gathering_makes_the_same_groups(
+            sets in prop::collection::vec(set(), 0..40),
+        ) {
+            let bytes: Vec<Vec<u8>> = sets.iter().map(|s| from_sorted(s).unwrap()).collect();
+            let views: Vec<RoaringView<'_>> =
+                bytes.iter().map(|b| RoaringView::from_bytes(b).unwrap()).collect();
+            let want = flat(&Groups::merge(&views));
+            prop_assert_eq!(&flat(&Groups::hash(&views)), &want);
+            prop_assert_eq!(&flat(&Groups::gather(&views)), &want);
+            // Over the whole span, even one the gathering would not count over.
+            let keys: Vec<u64> = want.iter().map(|(k, _)| *k).collect();
+            if let (Some(&lo), Some(&hi)) = (keys.first(), keys.last()) {
+                if hi - lo < 1 << 20 {
+                    let span = KeySpan { lo, width: (hi - lo + 1) as usize };
+                    prop_assert_eq!(&flat(&Groups::dense(&views, span)), &want);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_span_is_dense_when_not_much_wider_than_the_containers() {
+        let build = |keys: &[u64]| {
+            let values: Vec<u64> = keys.iter().map(|k| k << 16).collect();
+            from_sorted(&values).unwrap()
+        };
+        let (a, b, wide) = (build(&[5, 6, 7]), build(&[9, 60]), build(&[9, 200]));
+        let (empty, far) = (build(&[]), build(&[1 << 40]));
+        let span = |bufs: &[&Vec<u8>]| {
+            let views: Vec<RoaringView<'_>> =
+                bufs.iter().map(|b| RoaringView::from_bytes(b).unwrap()).collect();
+            KeySpan::of_dense(&views).map(|s| (s.lo, s.width))
+        };
+        // 56 keys for 5 containers: at most 2 * 5 + 64.
+        assert_eq!(span(&[&a, &b, &empty]), Some((5, 56)));
+        assert_eq!(span(&[&a, &wide]), None);
+        assert_eq!(span(&[&a, &far]), None);
+        assert_eq!(span(&[&empty]), None);
+        assert_eq!(span(&[]), None);
     }
 }
