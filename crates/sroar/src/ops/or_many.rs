@@ -344,7 +344,8 @@ struct KeySpan {
 impl KeySpan {
     /// The span of the views' keys when it is at most [`DENSE_SPAN_PER_CONTAINER`]
     /// times as wide as they have containers (plus a little, for a few sets of few
-    /// containers); None when wider, or when there are no containers.
+    /// containers); None when wider, when there are no containers, or when there
+    /// are more than `u32::MAX`.
     fn of_dense(views: &[RoaringView<'_>]) -> Option<KeySpan> {
         let (mut lo, mut hi, mut total) = (u64::MAX, 0u64, 0usize);
         for v in views {
@@ -356,7 +357,9 @@ impl KeySpan {
             }
         }
         let width = usize::try_from(hi.checked_sub(lo)? + 1).ok()?;
-        (width <= DENSE_SPAN_PER_CONTAINER * total + 64).then_some(KeySpan { lo, width })
+        // The counting sort counts members in u32.
+        let fits = u32::try_from(total).is_ok();
+        (fits && width <= DENSE_SPAN_PER_CONTAINER * total + 64).then_some(KeySpan { lo, width })
     }
 }
 
