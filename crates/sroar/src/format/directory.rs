@@ -291,6 +291,18 @@ impl<'a> Directory<'a> {
         self.card_prefix(i) as usize
     }
 
+    /// [`Self::start`] of container `i`, given that container `from <= i` starts
+    /// at `start`: without stored offsets, a few containers ahead are reached by
+    /// their cardinalities, where [`Self::start`] sums up to 63 of them.
+    #[inline(always)]
+    pub(crate) fn start_ahead(&self, from: usize, start: usize, i: usize) -> usize {
+        debug_assert!(from <= i && start == self.start(from));
+        if self.s.implied_offsets() && i - from <= 4 {
+            return start + (from..i).map(|j| 2 * self.card(j) as usize).sum::<usize>();
+        }
+        self.start(i)
+    }
+
     /// The payload length of container `i`, in bytes. Without stored offsets every
     /// container is an array of 2 bytes per value, so this needs no sum over the
     /// containers before it, where [`Self::start`] does.

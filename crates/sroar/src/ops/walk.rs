@@ -101,13 +101,13 @@ pub(crate) fn common<'a>(
 /// sets are often adjacent in both, and the next payload starts where the last
 /// one ended, which skips finding a start (a sum of cardinalities when no offsets
 /// are stored; see `RoaringView::container_from`).
-struct Cursor {
+pub(crate) struct Cursor {
     next: usize,
     start: usize,
 }
 
 impl Cursor {
-    fn new(dir: &Directory<'_>) -> Self {
+    pub(crate) fn new(dir: &Directory<'_>) -> Self {
         Cursor {
             next: 0,
             start: dir.start(0),
@@ -116,9 +116,13 @@ impl Cursor {
 
     /// [`Slot::at`] through the cursor.
     #[inline(always)]
-    fn slot<'a>(&mut self, v: RoaringView<'a>, dir: &Directory<'a>, i: usize) -> Slot<'a> {
+    pub(crate) fn slot<'a>(&mut self, v: RoaringView<'a>, dir: &Directory<'a>, i: usize) -> Slot<'a> {
         if i != self.next {
-            self.start = dir.start(i);
+            self.start = if i > self.next {
+                dir.start_ahead(self.next, self.start, i)
+            } else {
+                dir.start(i)
+            };
         }
         self.next = i + 1;
         Slot::next(v, dir, i, &mut self.start)

@@ -457,13 +457,21 @@ impl<A: Allocator + Clone> Acc<A> {
 }
 
 impl Acc<Global> {
+    /// Sorted, distinct lows (at most [`ARRAY_MAX`]) as a scratch container.
+    pub(crate) fn from_lows(lows: &[u16]) -> Self {
+        debug_assert!(lows.len() <= ARRAY_MAX as usize);
+        let mut l = Vec::with_capacity(lows.len());
+        l.extend(lows.iter().map(|v| v.to_le_bytes()));
+        Acc::Lows(l)
+    }
+
     /// The container `c` (of `card` values) as a scratch container.
     pub(crate) fn from_container(c: Container<'_>, card: u32) -> Self {
         Self::from_container_in(c, card, Global)
     }
 
     /// `self ∩= c`: the array forms go through the dispatched kernels and the
-    /// caller's scratch `tmp` ([`and_many`](super::and_many)'s path).
+    /// caller's scratch `tmp` ([`and_many`](crate::ops::and_many)'s path).
     pub(crate) fn and(&mut self, c: Container<'_>, tmp: &mut std::vec::Vec<u16>) {
         let Acc::Lows(l) = self else {
             self.intersect(c);
