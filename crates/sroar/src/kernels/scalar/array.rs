@@ -148,18 +148,37 @@ pub(crate) fn all_pairs(a: &[[u8; 2]], b: &[[u8; 2]]) -> bool {
     a.len() * b.len() <= ALL_PAIRS_UP_TO
 }
 
-/// Whether `x` is in `v`, comparing with every value (no early exit, so that the
-/// loop is branch-free).
+/// The shorter of two arrays to be intersected by [`all_pairs`] (at most 8
+/// values, since their lengths' product is at most 64) as 8 lanes, and the other,
+/// whose values are each compared with all 8 lanes at once. Empty when either is.
 #[inline(always)]
-fn holds(v: &[[u8; 2]], x: u16) -> bool {
-    v.iter().fold(false, |found, e| found | (u16::from_le_bytes(*e) == x))
+fn lanes_and_rest<'a>(a: &'a [[u8; 2]], b: &'a [[u8; 2]]) -> ([u16; 8], &'a [[u8; 2]]) {
+    let (short, rest) = if b.len() <= a.len() { (b, a) } else { (a, b) };
+    let Some(last) = short.last() else {
+        return ([0; 8], &[]);
+    };
+    // The lanes past the short array's end repeat its last value, which finds
+    // nothing the array does not hold.
+    let mut lanes = [u16::from_le_bytes(*last); 8];
+    for (lane, e) in lanes.iter_mut().zip(short) {
+        *lane = u16::from_le_bytes(*e);
+    }
+    (lanes, rest)
+}
+
+/// Whether `x` is one of the 8 `lanes`: a fixed-width compare with no early
+/// exit, which compiles to one vector compare.
+#[inline(always)]
+fn in_lanes(lanes: &[u16; 8], x: u16) -> bool {
+    lanes.iter().fold(false, |found, &e| found | (e == x))
 }
 
 /// `a ∩ b`, appended to `out`.
 pub fn intersect(a: &[[u8; 2]], b: &[[u8; 2]], out: &mut Vec<u16>) {
     if all_pairs(a, b) {
-        // In `a`'s order, so ascending.
-        out.extend(a.iter().map(|e| u16::from_le_bytes(*e)).filter(|&x| holds(b, x)));
+        // In the longer array's order, so ascending.
+        let (lanes, rest) = lanes_and_rest(a, b);
+        out.extend(rest.iter().map(|e| u16::from_le_bytes(*e)).filter(|&x| in_lanes(&lanes, x)));
         return;
     }
     if should_gallop(a.len().min(b.len()), a.len().max(b.len())) {
@@ -175,7 +194,8 @@ pub fn intersect(a: &[[u8; 2]], b: &[[u8; 2]], out: &mut Vec<u16>) {
 /// `|a ∩ b|`.
 pub fn intersect_count(a: &[[u8; 2]], b: &[[u8; 2]]) -> u32 {
     if all_pairs(a, b) {
-        return a.iter().map(|e| u32::from(holds(b, u16::from_le_bytes(*e)))).sum();
+        let (lanes, rest) = lanes_and_rest(a, b);
+        return rest.iter().map(|e| u32::from(in_lanes(&lanes, u16::from_le_bytes(*e)))).sum();
     }
     let mut n = 0u32;
     if should_gallop(a.len().min(b.len()), a.len().max(b.len())) {
