@@ -32,6 +32,9 @@ pub fn intersect_count(a: &[[u8; 2]], b: &[[u8; 2]]) -> u32 {
 /// Whether `a ∩ b` is non-empty (stops at the first common value).
 #[inline]
 pub fn intersects(a: &[[u8; 2]], b: &[[u8; 2]]) -> bool {
+    if all_pairs(a, b) {
+        return super::scalar::array::intersects(a, b);
+    }
     (kernels().array_intersects)(a, b)
 }
 

@@ -218,6 +218,10 @@ pub fn intersect_count(a: &[[u8; 2]], b: &[[u8; 2]]) -> u32 {
 
 /// Whether `a ∩ b` is non-empty.
 pub fn intersects(a: &[[u8; 2]], b: &[[u8; 2]]) -> bool {
+    if all_pairs(a, b) {
+        let (lanes, rest) = lanes_and_rest(a, b);
+        return rest.iter().fold(false, |found, e| found | in_lanes(&lanes, u16::from_le_bytes(*e)));
+    }
     !for_each_common(a, b, |_| false)
 }
 
