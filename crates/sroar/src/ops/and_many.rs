@@ -197,7 +197,7 @@ mod tests {
                     if mask % 7 == 0 {
                         continue;
                     }
-                    if dense && i % 5 == 0 {
+                    if dense && i % 16 == 0 {
                         values.extend((0..5000).map(|x| key << 16 | x));
                     }
                     values.extend((0..16).filter(|b| mask >> b & 1 == 1).map(|b| key << 16 | b));
@@ -224,7 +224,7 @@ mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(48))]
+        #![proptest_config(ProptestConfig::with_cases(32))]
 
         #[test]
         fn many_intersections_match_the_model(sets in prop::collection::vec(set(), 3..7)) {
