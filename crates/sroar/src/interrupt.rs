@@ -20,3 +20,14 @@ pub(crate) fn check() {
         hook();
     }
 }
+
+/// Checks for an interrupt once `unchecked` steps (containers, keys), `n` more
+/// now, reach 4096: for loops whose steps come in uneven numbers.
+#[inline]
+pub(crate) fn check_every_4096(unchecked: &mut usize, n: usize) {
+    *unchecked += n;
+    if *unchecked >= 4096 {
+        check();
+        *unchecked = 0;
+    }
+}

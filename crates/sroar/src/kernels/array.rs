@@ -29,7 +29,8 @@ pub fn intersect_count(a: &[[u8; 2]], b: &[[u8; 2]]) -> u32 {
     (kernels().array_intersect_count)(a, b)
 }
 
-/// Whether `a ∩ b` is non-empty (stops at the first common value).
+/// Whether `a ∩ b` is non-empty (stopping at the first common value, except
+/// for short arrays, whose few compares are all made).
 #[inline]
 pub fn intersects(a: &[[u8; 2]], b: &[[u8; 2]]) -> bool {
     if all_pairs(a, b) {

@@ -83,11 +83,7 @@ fn fold(
     let mut batch = Vec::with_capacity(BATCH);
     let mut unchecked = 0usize;
     let _ = common_at(&da, &db, |i, j| {
-        unchecked += 1;
-        if unchecked == 4096 {
-            crate::interrupt::check();
-            unchecked = 0;
-        }
+        crate::interrupt::check_every_4096(&mut unchecked, 1);
         let (x, y) = (ca.slot(a, &da, i), cb.slot(b, &db, j));
         let (x, y) = if x.card <= y.card { (x, y) } else { (y, x) };
         if let Some(acc) = first_meet(x, y, tmp) {

@@ -325,15 +325,6 @@ fn or_into_bitmap(group: &[Member<'_>], words: &mut [u64; WORDS]) -> Option<u32>
     Some(card)
 }
 
-/// Checks for an interrupt once `unchecked` containers, `n` more now, reach 4096.
-fn check_every_4096(unchecked: &mut usize, n: usize) {
-    *unchecked += n;
-    if *unchecked >= 4096 {
-        crate::interrupt::check();
-        *unchecked = 0;
-    }
-}
-
 /// The keys of some views, `lo..lo + width`.
 #[derive(Clone, Copy, Debug)]
 struct KeySpan {
@@ -412,7 +403,7 @@ impl<'a> Groups<'a> {
         let mut next = vec![0u32; span.width];
         let mut unchecked = 0;
         for v in views {
-            check_every_4096(&mut unchecked, v.container_count());
+            crate::interrupt::check_every_4096(&mut unchecked, v.container_count());
             let dir = v.directory();
             for i in 0..dir.len() {
                 next[(dir.key(i) - span.lo) as usize] += 1;
@@ -508,7 +499,7 @@ impl<'a> Groups<'a> {
         let mut tagged: Vec<(u32, Member<'a>)> = Vec::with_capacity(total);
         let mut unchecked = 0;
         for v in views {
-            check_every_4096(&mut unchecked, v.container_count());
+            crate::interrupt::check_every_4096(&mut unchecked, v.container_count());
             let dir = v.directory();
             let mut start = dir.start(0);
             for i in 0..dir.len() {
