@@ -31,6 +31,7 @@ pgrx::extension_sql_file!("../sql/sroar_pg.sql", name = "sroar_pg_surface", fina
 #[pgrx::pg_guard]
 pub extern "C-unwind" fn _PG_init() {
     sroar::set_interrupt_hook(pg::check_for_interrupts);
+    pg::release_kept_buffers_at_transaction_end();
     settings::register();
 }
 

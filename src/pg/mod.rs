@@ -52,7 +52,10 @@ pub use gin::{
 };
 pub use multirange::{multirange_runs, Int8Multirange, MultirangeArg};
 pub use receive::ReceiveBuffer;
-pub use results::{palloc_cstring, Bytea, CStringOut, MaybeRoaring, RoaringOut};
+pub use results::{
+    palloc_cstring, release_kept_buffers_at_transaction_end, Bytea, CStringOut, MaybeRoaring,
+    RoaringOut,
+};
 pub use selectivity::{ColumnStats, JoinRestriction, Operand, Restriction};
 pub use srf::SetOf;
 pub use support::{Expr, IndexClause, IndexedArg, SupportRequest};

@@ -13,6 +13,29 @@ use sroar::{Encode, Splice, Writer};
 use super::entry::{Call, IntoRet};
 use crate::errors::{self, MAX_VALUE_BYTES};
 
+/// A writer's buffer of up to this many bytes, once its result is copied into the
+/// value, is kept for the next writer until the transaction ends: a statement that
+/// makes many large results (`rb_or` per group) then writes each where the last
+/// one was, not into fresh memory that costs a page fault per 4 kB (`rb_or` of 3
+/// sets of 960 kB per group, 30 groups: 437 → 206 ms, 74,000 → 41,000 page faults
+/// per statement, pgbench on the runner's `nw_large`).
+const KEEP_WRITER_BYTES: usize = 64 << 20;
+
+/// Frees the writer buffer kept by [`RoaringOut::into_datum`] when a transaction
+/// ends (commits, aborts or prepares), so that none outlives it.
+pub fn release_kept_buffers_at_transaction_end() {
+    #[pgrx::pg_guard]
+    unsafe extern "C-unwind" fn release(
+        _event: pg_sys::XactEvent::Type,
+        _arg: *mut core::ffi::c_void,
+    ) {
+        Writer::release_spare();
+    }
+    // SAFETY: called once, from _PG_init; the callback is a plain function that
+    // lives as long as the library and touches no PostgreSQL state.
+    unsafe { pg_sys::RegisterXactCallback(Some(release), core::ptr::null_mut()) }
+}
+
 /// A `roaring64` result: written once into a palloc'd value of exactly its size.
 pub enum RoaringOut {
     /// Not yet encoded: sized and written straight into the result value.
@@ -79,7 +102,11 @@ impl From<super::Value<'_>> for RoaringOut {
 impl RoaringOut {
     pub(super) fn into_datum(self) -> pg_sys::Datum {
         match self {
-            RoaringOut::Writer(mut w) => palloc_value(&mut w),
+            RoaringOut::Writer(mut w) => {
+                let d = palloc_value(&mut w);
+                w.recycle(KEEP_WRITER_BYTES);
+                d
+            }
             RoaringOut::Bytes(mut b) => palloc_value(&mut b),
             RoaringOut::Datum(d) => d,
         }

@@ -12,6 +12,7 @@ use crate::kernels;
 pub use crate::format::encode::CapacityError;
 pub use splice::{InPlace, Splice};
 
+mod spare;
 mod splice;
 
 /// Builds a canonical buffer container by container.
@@ -105,7 +106,7 @@ impl Writer {
     fn claim(&mut self, r: Reservation) {
         let capacity = r.prefix.saturating_add(r.payload_bytes);
         self.arena = if r.prefix < ZEROED_PREFIX {
-            let mut arena = Vec::with_capacity(capacity);
+            let mut arena = spare::take(capacity).unwrap_or_else(|| Vec::with_capacity(capacity));
             arena.resize(r.prefix, 0);
             arena
         } else {

@@ -150,3 +150,76 @@ fn keys_must_increase() {
     w.push_sorted_lows(5, &[1]);
     w.push_sorted_lows(5, &[2]);
 }
+
+/// The bytes of `fill` pushed into `w`, copied out as a caller of `write_into`
+/// does; `w` is handed back for the next writer.
+fn write_out(mut w: Writer, fill: impl FnOnce(&mut Writer)) -> Vec<u8> {
+    fill(&mut w);
+    let mut out = vec![0u8; w.encoded_len().unwrap()];
+    w.write_into(&mut out).unwrap();
+    w.recycle(usize::MAX);
+    out
+}
+
+#[test]
+fn a_kept_buffer_writes_what_a_fresh_one_writes() {
+    // A first result of 200 bitmaps of set bits leaves its buffer full of them.
+    let ones = [u64::MAX >> 1; WORDS];
+    let first = write_out(Writer::with_capacity(200, 200 * 8192), |w| {
+        for key in 0..200 {
+            w.push_bitmap(key, &ones);
+        }
+    });
+    assert_eq!(RoaringView::from_bytes(&first).unwrap().len(), 200 * 63 * 1024);
+    let kept = Writer::spare_bytes();
+    assert!(kept >= 200 * 8192, "kept {kept} bytes");
+
+    // The next one keeps more room for its directory and writes arrays and runs
+    // over those bits, at the keys of 0, 2^16, 2^32, 2^48, 2^63 and the last one.
+    let keys = [0, 1 << 16, 1 << 32, 1 << 47];
+    let fill = |w: &mut Writer| {
+        for (i, key) in keys.iter().enumerate() {
+            w.push_sorted_lows(*key, &pattern(3 + i as u16, 2, 5));
+            w.push_runs(key + 1, &[(0, 1000), (2000, 65_535 - 2000)]);
+        }
+        w.push_sorted_lows((1 << 48) - 1, &[0, 1, 65_535]);
+        assert_eq!(Writer::spare_bytes(), 0, "taken by the writer");
+    };
+    let reused = write_out(Writer::with_capacity(300, 100 * 8192), fill);
+    assert!(Writer::spare_bytes() >= kept, "handed back after use");
+    Writer::release_spare();
+    assert_eq!(Writer::spare_bytes(), 0);
+    let fresh = write_out(Writer::with_capacity(300, 100 * 8192), fill);
+    assert_eq!(reused, fresh);
+    assert!(RoaringView::from_bytes(&reused).unwrap().contains(u64::MAX));
+}
+
+#[test]
+fn small_or_oversized_buffers_are_not_kept() {
+    let bitmap = |w: &mut Writer| w.push_bitmap(3, &[1; WORDS]);
+    write_out(Writer::with_capacity(1, 8192), bitmap);
+    assert_eq!(Writer::spare_bytes(), 0, "8 kB comes from the allocator's lists");
+
+    let mut big = Writer::with_capacity(64, 64 * 8192);
+    for key in 0..64 {
+        big.push_bitmap(key, &[1; WORDS]);
+    }
+    big.recycle(64 << 10);
+    assert_eq!(Writer::spare_bytes(), 0, "over the caller's limit");
+}
+
+#[test]
+fn a_kept_buffer_too_small_for_the_next_writer_stays_kept() {
+    let mut w = Writer::with_capacity(32, 32 * 8192);
+    for key in 0..32 {
+        w.push_bitmap(key, &[5; WORDS]);
+    }
+    w.recycle(usize::MAX);
+    let kept = Writer::spare_bytes();
+    assert!(kept >= 32 * 8192);
+    let mut bigger = Writer::with_capacity(64, 64 * 8192);
+    bigger.push_bitmap(0, &[5; WORDS]);
+    assert_eq!(Writer::spare_bytes(), kept, "not taken");
+    bigger.recycle(usize::MAX);
+    assert!(Writer::spare_bytes() >= 64 * 8192, "the larger one replaces it");
+}
