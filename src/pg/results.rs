@@ -16,9 +16,8 @@ use crate::errors::{self, MAX_VALUE_BYTES};
 /// A writer's buffer of up to this many bytes, once its result is copied into the
 /// value, is kept for the next writer until the transaction ends: a statement that
 /// makes many large results (`rb_or` per group) then writes each where the last
-/// one was, not into fresh memory that costs a page fault per 4 kB (`rb_or` of 3
-/// sets of 960 kB per group, 30 groups: 437 → 206 ms, 74,000 → 41,000 page faults
-/// per statement, pgbench on the runner's `nw_large`).
+/// one was, not into fresh memory that costs a page fault per 4 kB (the commit
+/// that added it has the figures).
 const KEEP_WRITER_BYTES: usize = 64 << 20;
 
 /// Frees the writer buffer kept by [`RoaringOut::into_datum`] when a transaction

@@ -59,7 +59,8 @@ impl Writer {
     }
 
     /// Bytes held by the buffer kept on this thread.
-    pub fn spare_bytes() -> usize {
+    #[cfg(test)]
+    pub(crate) fn spare_bytes() -> usize {
         SPARE.with(|s| {
             let kept = s.take();
             let n = kept.capacity();
