@@ -5,12 +5,17 @@ given) from `bash scripts/bench.sh --only many`, and prints per cell the
 aggregate's time over the n-way function's, and the most any function could
 gain there: the aggregate's time over the slowest floor measured beside it
 (the query's shape alone, with every set read, or with two sets intersected;
-see benches/runner/src/workloads/many.rs).
+see benches/runner/src/workloads/many.rs), plus for a union the same unions
+computed in memory by the faster of sroar and CRoaring.
 
 A cell whose bound is below the target is limited by what any n-way function
 must do there ("floor"); one whose bound is above it has room left ("room").
 
-    python3 benches/many_floors.py [results.json] [--target 1.5] [--all]
+    python3 benches/many_floors.py [results.json] [--target 1.5] [--all] [--table]
+
+With --table, the table of BENCHMARKS.md's "Many sets in one call" instead:
+aggregate / function, from a join / VARIADIC, with the bound in brackets below
+the target.
 """
 
 import argparse
@@ -19,6 +24,7 @@ import re
 from collections import defaultdict
 
 FLOORS = ("shape alone", "shape, sets read", "shape, two sets intersected")
+IN_MEMORY = ("union in memory, sroar", "union in memory, CRoaring")
 
 
 def cells(records):
@@ -33,7 +39,28 @@ def cells(records):
             continue
         shape = "VARIADIC" if m.group(2).startswith("VARIADIC") else "args"
         agg = times["aggregate"]
-        yield case, m.group(1), shape, agg / times["roaring64"], agg / max(floors)
+        work = min((times[s] for s in IN_MEMORY if s in times), default=0.0)
+        yield case, m.group(1), shape, agg / times["roaring64"], agg / (max(floors) + work)
+
+
+def table(records, target):
+    fns = ("rb_or_cardinality", "rb_and_cardinality", "rb_or", "rb_and")
+    got = {(case, fn, shape): (ratio, bound) for case, fn, shape, ratio, bound in cells(records)}
+
+    def cell(case, fn, shape):
+        if (case, fn, shape) not in got:
+            return "-"
+        ratio, bound = got[(case, fn, shape)]
+        return f"{ratio:.2f}x" + (f" ({bound:.2f}x)" if ratio < target else "")
+
+    lines = ["| k sets per call | " + " | ".join(f"`{f}`" for f in fns) + " |",
+             "|---|" + "---:|" * len(fns)]
+    for size in ("large", "small"):
+        for k in (3, 5, 20, 90):
+            case = f"{size} sets, {k} per call"
+            row = [f"{cell(case, f, 'args')} / {cell(case, f, 'VARIADIC')}" for f in fns]
+            lines.append(f"| {size}, {k} | " + " | ".join(row) + " |")
+    return "\n".join(lines)
 
 
 def main():
@@ -41,9 +68,13 @@ def main():
     p.add_argument("results", nargs="?", default="target/bench/results.json")
     p.add_argument("--target", type=float, default=1.5)
     p.add_argument("--all", action="store_true", help="list the cells that meet it too")
+    p.add_argument("--table", action="store_true", help="print the markdown table")
     a = p.parse_args()
     with open(a.results) as f:
         records = json.load(f)["records"]
+    if a.table:
+        print(table(records, a.target))
+        return
     counts = defaultdict(int)
     rows = []
     for case, fn, shape, ratio, bound in cells(records):

@@ -19,8 +19,20 @@
 //! intersections have theirs: the two-set function over the first two joined
 //! sets, the others only passed along. The aggregate reads and intersects the same
 //! two, so where that work outweighs its per-row step, no form is much faster.
+//!
+//! A union must also mark every value of its sets, as the aggregate does. So beside
+//! the unions, the same groups' unions computed here, in memory, by the library and
+//! by CRoaring (on bitmaps deserialized beforehand, which favours it): the faster
+//! added to a shape's floor is the least any n-way union can take, whatever its
+//! per-row saving (`benches/many_floors.py` adds them).
 
-use crate::measure::{interleaved, v, Record, R64};
+use std::hint::black_box;
+use std::time::Instant;
+
+use croaring::Bitmap;
+use sroar::{RoaringView, SetOp};
+
+use crate::measure::{interleaved, interleaved_with, v, Record, R64};
 use crate::{step, Config, Ctx, Step};
 
 /// The aggregate's system name in the records: the n-way function is roaring64.
@@ -32,6 +44,10 @@ const SHAPE_READ: &str = "shape, sets read";
 /// The explicit arguments' shape with the first two sets intersected by the
 /// two-set function: the floor of an intersection.
 const SHAPE_PAIR: &str = "shape, two sets intersected";
+/// The same groups' unions in memory, outside PostgreSQL: the least a union's call
+/// adds to its shape, by the library and by CRoaring.
+const UNION_SROAR: &str = "union in memory, sroar";
+const UNION_CROARING: &str = "union in memory, CRoaring";
 const SETS: u32 = 90;
 const KS: [u32; 4] = [3, 5, 20, 90];
 
@@ -77,6 +93,33 @@ pub fn steps(cfg: &Config) -> Vec<Step> {
 fn measure(ctx: &mut Ctx, table: &str, case: &str, k: u32) {
     let groups = SETS / k;
     let last = groups * k;
+    let stored: Vec<Vec<u8>> = ctx
+        .db
+        .client
+        .query(
+            &format!("SELECT s::bytea FROM {table} WHERE id <= {last} ORDER BY id"),
+            &[],
+        )
+        .expect("the stored sets")
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    let views: Vec<RoaringView<'_>> = stored
+        .iter()
+        .map(|b| RoaringView::from_bytes(b).expect("a stored set reads"))
+        .collect();
+    let bitmaps: Vec<Bitmap> = views
+        .iter()
+        .map(|v| {
+            let mut b: Bitmap = v
+                .iter()
+                // Stored values are the ids with their sign bit toggled.
+                .map(|x| u32::try_from(x ^ (1 << 63)).expect("the sets' ids fit 32 bits"))
+                .collect();
+            b.run_optimize();
+            b
+        })
+        .collect();
     for (nway, agg, wrap) in OPS {
         let (open, close) = if wrap.is_empty() {
             (String::new(), "")
@@ -161,11 +204,83 @@ fn measure(ctx: &mut Ctx, table: &str, case: &str, k: u32) {
             named(&recs[3], &by_args),
         ];
         args_recs.push(named(&recs[5], &by_args));
-        ctx.add(args_recs);
-        ctx.add(vec![
+        let mut variadic_recs = vec![
             named(&recs[1], &by_variadic),
             named(&recs[2], &by_variadic),
             named(&recs[4], &by_variadic),
-        ]);
+        ];
+        if union {
+            let counted = wrap.is_empty();
+            let total = answers[0];
+            let mem = in_memory(
+                &views,
+                &bitmaps,
+                k as usize,
+                counted,
+                total,
+                case,
+                ctx.cfg.reps,
+            );
+            args_recs.extend(mem.iter().map(|r| named(r, &by_args)));
+            variadic_recs.extend(mem.iter().map(|r| named(r, &by_variadic)));
+        }
+        ctx.add(args_recs);
+        ctx.add(variadic_recs);
     }
+}
+
+/// The groups' unions (of `k` sets each, as the SQL calls make them) in memory,
+/// timed by each library, interleaved: sroar reads the stored bytes in place and,
+/// for a set-valued union (`counted` false), writes the result's bytes; CRoaring
+/// unions bitmaps deserialized beforehand and keeps its result in memory.
+fn in_memory(
+    views: &[RoaringView<'_>],
+    bitmaps: &[Bitmap],
+    k: usize,
+    counted: bool,
+    total: i64,
+    case: &str,
+    reps: u32,
+) -> Vec<Record> {
+    let sroar = || -> u64 {
+        views
+            .chunks_exact(k)
+            .map(|g| {
+                if counted {
+                    SetOp::Or.many_len(black_box(g))
+                } else {
+                    let w = SetOp::Or.many(black_box(g));
+                    let len = w.len();
+                    black_box(w.into_vec().expect("fits"));
+                    len
+                }
+            })
+            .sum()
+    };
+    let croaring = || -> u64 {
+        bitmaps
+            .chunks_exact(k)
+            .map(|h| {
+                let refs: Vec<&Bitmap> = h.iter().collect();
+                Bitmap::fast_or(black_box(&refs)).cardinality()
+            })
+            .sum()
+    };
+    // Warm once each, and agree with the SQL answers before anything is timed.
+    for (name, sum) in [("sroar", sroar()), ("CRoaring", croaring())] {
+        assert_eq!(
+            sum, total as u64,
+            "many: {name}'s unions in memory disagree with SQL"
+        );
+    }
+    let systems = [UNION_SROAR, UNION_CROARING];
+    interleaved_with("many/run", case, &systems, reps, |system| {
+        let t = Instant::now();
+        black_box(if system == UNION_SROAR {
+            sroar()
+        } else {
+            croaring()
+        });
+        t.elapsed().as_secs_f64() * 1e3
+    })
 }
