@@ -31,6 +31,7 @@
 //! | `run::checked_card` (validation) | branch-free loop | (scalar) | 8 runs per step against a load one run back | (AVX2) |
 //! | `run::*` set operations, `search::lower_bound_u16` | scalar | – | – | – |
 //! | `in_place::*` (in-place merges of scratch arrays, walks of bits and runs) | scalar | – | – | – |
+//! | `prefetch::read_soon` (a cache hint for the next set's container, 256 bytes or more) | none | none | `prefetcht0` per line (SSE, so every x86_64, not dispatched) | (AVX2) |
 //! | `values::fill_consecutive` | vectorized loop (SSE2 / NEON) | 2 per store | 4 per store | 8 per store |
 //! | `values::bits_into` (bitmap iteration) | `tzcnt` loop | (scalar) | byte table, 8 lanes per byte (words of 6+ bits) | (AVX2) |
 //!
@@ -42,7 +43,7 @@
 //! next lower one. `unsafe` lives only in the SIMD tier files
 //! (`avx2/{array,array_bitmap,ascending,bitmap,run,values}.rs`,
 //! `avx512/{array,bitmap,values}.rs`,
-//! `neon/{array,bitmap,values}.rs`, each starting with
+//! `neon/{array,bitmap,values}.rs`, and `prefetch.rs`, each starting with
 //! `#![allow(unsafe_code)]`); every SIMD load and store goes through a
 //! reference of exactly the accessed size (a masked load enables exactly the
 //! lanes of its reference), and the `#[target_feature]` functions are only
@@ -59,6 +60,7 @@ pub mod bitmap;
 mod bitmap_tiers;
 pub mod dispatch;
 pub mod in_place;
+pub mod prefetch;
 pub mod run;
 pub mod scalar;
 pub mod search;
