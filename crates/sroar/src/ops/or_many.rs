@@ -331,8 +331,9 @@ fn or_into_bitmap(group: &[Member<'_>], words: &mut [u64; WORDS]) -> Option<u32>
     Some(card)
 }
 
-/// Hints that the member after `group[i]` is read next: each member is in
-/// another set, elsewhere in memory, where the hardware prefetcher starts late
+/// Hints that the member after `group[i]` is read soon (next, when both are of
+/// the kind being read; a key's members are mostly of one kind): each member is
+/// in another set, elsewhere in memory, where the hardware prefetcher starts late
 /// (unions of 20 and 90 large sets took 1.6x and 1.8x as long without it).
 #[inline(always)]
 fn fetch_next(group: &[Member<'_>], i: usize) {
