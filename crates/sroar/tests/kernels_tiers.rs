@@ -471,6 +471,39 @@ fn xor_difference_long() {
     }
 }
 
+/// One or two values against long arrays: the gallop searches the whole long
+/// array for each, so every place a value can fall is tried (before, on and after
+/// each end, on a member, between two members).
+#[test]
+fn one_or_two_values_against_long_arrays() {
+    let evens: Vec<u16> = (1..2000).map(|i| (2 * i) as u16).collect();
+    let top: Vec<u16> = (0..300).map(|i| (65535 - 3 * i) as u16).rev().collect();
+    for long in [&evens, &top] {
+        let (first, last) = (long[0], *long.last().expect("non-empty"));
+        let mut probes = vec![
+            0,
+            1,
+            first,
+            first + 1,
+            long[long.len() / 2],
+            last - 1,
+            last,
+            65535,
+        ];
+        probes.extend(long.iter().step_by(97).flat_map(|&v| [v, v + 1]));
+        probes.sort_unstable();
+        probes.dedup();
+        for &p in &probes {
+            check_array_pair(&[p], long);
+            for &q in &probes {
+                if q > p {
+                    check_array_pair(&[p, q], long);
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn arrays_full_and_edges() {
     let all: Vec<u16> = (0..=65535).collect();

@@ -41,6 +41,26 @@ pub fn gallop(v: &[[u8; 2]], from: usize, x: u16) -> usize {
     lo + 1 + rest.partition_point(|e| u16::from_le_bytes(*e) < x)
 }
 
+/// Index of the first element `>= x` in `v[lo..hi]`, by a branchy binary search,
+/// for a value or two against a long array. A predicted branch lets the loads of
+/// later steps start before this one's return, which pays on arrays out of L1
+/// (census1881's intersection counts meet one-value arrays against arrays of 300
+/// to 2,000: 8% faster), where a branchless search waits for each load in turn.
+/// The branchless search of [`gallop`] stays faster for the many values of a
+/// gallop over an array in cache (weather_sept_85's were 5% slower with this one).
+#[inline]
+fn search(v: &[[u8; 2]], mut lo: usize, mut hi: usize, x: u16) -> usize {
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if get(v, mid) < x {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
+}
+
 /// Calls `f` on each common value in increasing order until it returns
 /// `false`; returns `false` iff stopped early.
 #[inline]
@@ -53,7 +73,13 @@ pub fn for_each_common(a: &[[u8; 2]], b: &[[u8; 2]], mut f: impl FnMut(u16) -> b
         let mut j = 0;
         for e in small {
             let x = u16::from_le_bytes(*e);
-            j = gallop(large, j, x);
+            // For a value or two, the gallop's doubling steps only add loads to
+            // one search over what is left.
+            j = if small.len() <= 2 {
+                search(large, j, large.len(), x)
+            } else {
+                gallop(large, j, x)
+            };
             if j == large.len() {
                 break;
             }
