@@ -1,6 +1,6 @@
 //! Union of two views.
 
-use super::pair::{disjoint_writer, is_full, same, Scratch, Slices};
+use super::pair::{is_full, same, union_writer, Scratch, Slices};
 use super::walk::{merge, seek, Step};
 use crate::container::bitmap::BITMAP_BYTES;
 use crate::container::{Container, ARRAY_MAX};
@@ -14,7 +14,7 @@ use crate::writer::{CapacityError, Splice, Writer};
 pub fn or_writer(a: RoaringView<'_>, b: RoaringView<'_>) -> Writer {
     // A reservation, not a bound: a union can outgrow its inputs (an array's
     // isolated values merged into a long run make a run container bigger than both).
-    let mut w = disjoint_writer(&[a, b]);
+    let mut w = union_writer(a, b);
     let mut s = Scratch::new();
     merge(a, b, |step| match step {
         Step::Left(x) | Step::Right(x) => w.push_container(x.key, x.c),

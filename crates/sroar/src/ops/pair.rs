@@ -6,6 +6,7 @@ use core::ops::ControlFlow;
 use crate::container::bitmap::{BITMAP_BYTES, WORDS};
 use crate::container::Container;
 use crate::kernels::run::bounds;
+use super::walk::common_at;
 use crate::view::RoaringView;
 use crate::writer::Writer;
 
@@ -129,16 +130,65 @@ pub(crate) fn payload_bytes(v: RoaringView<'_>) -> usize {
 /// difference whose operands share no key (then every container is copied), so
 /// its directory fills the room kept for it; see [`Writer::with_expected`].
 pub(crate) fn disjoint_writer(views: &[RoaringView<'_>]) -> Writer {
-    let (mut containers, mut payload, mut card) = (0, 0, 0u64);
-    let (mut min, mut max) = (u64::MAX, 0);
-    for v in views.iter().filter(|v| !v.is_empty()) {
-        containers += v.container_count();
-        payload += payload_bytes(*v);
-        card = card.saturating_add(v.len());
-        min = min.min(v.min().unwrap_or(0));
-        max = max.max(v.max().unwrap_or(0));
+    let shape = Shape::disjoint(views);
+    Writer::with_expected(shape.containers, shape.payload, shape.card, shape.min, shape.max)
+}
+
+/// A writer sized for `a ∪ b` or `a ⊕ b`: [`disjoint_writer`]'s shape, less a
+/// container for each key the two share, when their payloads are large. The
+/// result's directory then usually fills the room kept for it, where room for
+/// both directories would make `Writer::into_vec` move every payload once
+/// (census1881's unions of a 66-container set and a small one were 1.26x faster
+/// without that move). The shared keys are counted on the directories alone;
+/// for sets of small containers the count would cost more than the move it
+/// saves, so they keep the disjoint shape.
+#[inline]
+pub(crate) fn union_writer(a: RoaringView<'_>, b: RoaringView<'_>) -> Writer {
+    let mut shape = Shape::disjoint(&[a, b]);
+    if shape.payload >= LARGE_PAYLOAD * shape.containers {
+        let (da, db) = (a.directory(), b.directory());
+        let mut shared = 0;
+        let _ = common_at(&da, &db, |_, _| {
+            shared += 1;
+            ControlFlow::Continue(())
+        });
+        shape.containers -= shared;
     }
-    Writer::with_expected(containers, payload, card, min, max)
+    Writer::with_expected(shape.containers, shape.payload, shape.card, shape.min, shape.max)
+}
+
+/// Payload bytes per container above which [`union_writer`] counts the shared
+/// keys: a directory step costs a few nanoseconds, moving 64 bytes about as much.
+const LARGE_PAYLOAD: usize = 64;
+
+/// The shape of a result of given views taken as disjoint.
+struct Shape {
+    containers: usize,
+    payload: usize,
+    card: u64,
+    min: u64,
+    max: u64,
+}
+
+impl Shape {
+    #[inline]
+    fn disjoint(views: &[RoaringView<'_>]) -> Shape {
+        let mut shape = Shape {
+            containers: 0,
+            payload: 0,
+            card: 0,
+            min: u64::MAX,
+            max: 0,
+        };
+        for v in views.iter().filter(|v| !v.is_empty()) {
+            shape.containers += v.container_count();
+            shape.payload += payload_bytes(*v);
+            shape.card = shape.card.saturating_add(v.len());
+            shape.min = shape.min.min(v.min().unwrap_or(0));
+            shape.max = shape.max.max(v.max().unwrap_or(0));
+        }
+        shape
+    }
 }
 
 /// Payload bytes that bound the runs of a container: an array's values are at
@@ -193,6 +243,24 @@ mod tests {
         );
         let total: u32 = seen.iter().map(|(_, m)| m.count_ones()).sum();
         assert_eq!(total, 4 + 1 + 61);
+    }
+
+    /// A large set and a small one that shares one of its keys: the union and
+    /// the symmetric difference keep exactly the room their directory takes, so
+    /// their payloads are written once.
+    #[test]
+    fn unions_with_large_payloads_keep_exact_room() {
+        let big = crate::Roaring::from_values(
+            (0..66u64).flat_map(|k| (0..2000u64).map(move |i| (k << 16) + 7 * i)),
+        )
+        .unwrap();
+        let small = crate::Roaring::from_values([(5 << 16) + 3, (70 << 16) + 1]).unwrap();
+        let (a, b) = (big.view(), small.view());
+        for w in [super::super::or_writer(a, b), super::super::xor_writer(b, a)] {
+            assert!(w.room_is_exact());
+            let bytes = w.into_vec().unwrap();
+            assert_eq!(RoaringView::from_bytes(&bytes).unwrap().len(), 66 * 2000 + 2);
+        }
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! Symmetric difference of two views.
 
-use super::pair::{disjoint_writer, same, Scratch, Slices};
+use super::pair::{same, union_writer, Scratch, Slices};
 use super::walk::{merge, Step};
 use crate::container::{Container, ARRAY_MAX};
 use crate::kernels::bitmap::BitOp;
@@ -12,7 +12,7 @@ use crate::writer::{CapacityError, Writer};
 /// verbatim.
 pub fn xor_writer(a: RoaringView<'_>, b: RoaringView<'_>) -> Writer {
     // A reservation, not a bound (see `or_writer`).
-    let mut w = disjoint_writer(&[a, b]);
+    let mut w = union_writer(a, b);
     let mut s = Scratch::new();
     merge(a, b, |step| match step {
         Step::Left(x) | Step::Right(x) => w.push_container(x.key, x.c),

@@ -486,6 +486,13 @@ impl Writer {
         self.into_vec().map(crate::owned::Roaring::from_canonical)
     }
 
+    /// Whether the room kept for the header and directory is exactly what they
+    /// take, so that [`Writer::into_vec`] moves no payload.
+    #[cfg(test)]
+    pub(crate) fn room_is_exact(&self) -> bool {
+        self.plan().head_len() == self.prefix
+    }
+
     /// The encoded buffer. When the directory fits the room reserved by
     /// [`Writer::with_capacity`] (always, unless more containers were pushed than
     /// announced), this is the writer's own buffer: the payloads are not copied.
