@@ -471,9 +471,9 @@ fn xor_difference_long() {
     }
 }
 
-/// One or two values against long arrays: the gallop searches the whole long
-/// array for each, so every place a value can fall is tried (before, on and after
-/// each end, on a member, between two members).
+/// One or two values against long arrays: each is searched for in the whole long
+/// array, so every place a value can fall is tried (before, on and after each
+/// end, on a member, between two members).
 #[test]
 fn one_or_two_values_against_long_arrays() {
     let evens: Vec<u16> = (1..2000).map(|i| (2 * i) as u16).collect();

@@ -45,7 +45,7 @@ pub fn gallop(v: &[[u8; 2]], from: usize, x: u16) -> usize {
 /// for a value or two against a long array. A predicted branch lets the loads of
 /// later steps start before this one's return, which pays on arrays out of L1
 /// (census1881's intersection counts meet one-value arrays against arrays of 300
-/// to 2,000: 8% faster), where a branchless search waits for each load in turn.
+/// to 2,000: 8–12% faster), where a branchless search waits for each load in turn.
 /// The branchless search of [`gallop`] stays faster for the many values of a
 /// gallop over an array in cache (weather_sept_85's were 5% slower with this one).
 #[inline]
