@@ -151,6 +151,28 @@ fn keys_must_increase() {
     w.push_sorted_lows(5, &[2]);
 }
 
+/// Runs that overlap or go backwards are refused wherever they are in the list
+/// (the check is one minimum over all gaps); touching runs are merged.
+#[test]
+fn runs_must_ascend_without_overlap() {
+    let bad: [&[(u16, u16)]; 4] = [
+        &[(0, 10), (10, 0)],
+        &[(5, 0), (3, 0)],
+        &[(0, 0), (2, 0), (4, 0), (6, 0), (8, 0), (10, 3), (12, 0)],
+        &[(100, 0), (200, 0), (300, 0), (400, 0), (500, 0), (600, 0), (700, 0), (800, 0), (50, 0)],
+    ];
+    for runs in bad {
+        let refused = std::panic::catch_unwind(|| Writer::new().push_runs(0, runs));
+        assert!(refused.is_err(), "{runs:?} accepted");
+    }
+    let mut w = Writer::new();
+    w.push_runs(0, &[(0, 0), (2, 0), (4, 0), (5, 0), (8, 0), (10, 0), (12, 0), (14, 0), (15, 2)]);
+    let bytes = w.into_vec().unwrap();
+    let v = RoaringView::from_bytes(&bytes).unwrap();
+    let values: Vec<u64> = v.iter().collect();
+    assert_eq!(values, [0, 2, 4, 5, 8, 10, 12, 14, 15, 16, 17]);
+}
+
 /// The bytes of `fill` pushed into `w`, copied out as a caller of `write_into`
 /// does; `w` is handed back for the next writer.
 fn write_out(mut w: Writer, fill: impl FnOnce(&mut Writer)) -> Vec<u8> {
