@@ -112,7 +112,7 @@ pub(crate) fn andnot_into(
         (Slices::Run(x), Slices::Array(y)) => {
             s.runs.clear();
             run::run_array_difference(x, y, &mut s.runs);
-            w.push_runs(key, &s.runs);
+            w.push_maximal_runs(key, &s.runs);
         }
         (Slices::Run(x), Slices::Bitmap(y)) => {
             // The runs' words, minus the bitmap: `runs & !bitmap` word by word.
@@ -128,7 +128,7 @@ pub(crate) fn andnot_into(
         (Slices::Run(x), Slices::Run(y)) => {
             s.runs.clear();
             run::difference(x, y, &mut s.runs);
-            w.push_runs(key, &s.runs);
+            w.push_maximal_runs(key, &s.runs);
         }
     }
 }

@@ -107,7 +107,7 @@ impl Meet for Write<'_> {
     fn runs(&mut self, key: u64, x: &[[u8; 4]], y: &[[u8; 4]]) {
         self.s.runs.clear();
         run::intersect(x, y, &mut self.s.runs);
-        self.w.push_runs(key, &self.s.runs);
+        self.w.push_maximal_runs(key, &self.s.runs);
     }
 }
 

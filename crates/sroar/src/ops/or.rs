@@ -105,7 +105,7 @@ pub(crate) fn or_into(
         (Slices::Array(x), Slices::Run(y)) | (Slices::Run(y), Slices::Array(x)) => {
             s.runs.clear();
             run::run_array_union(y, x, &mut s.runs);
-            w.push_runs(key, &s.runs);
+            w.push_maximal_runs(key, &s.runs);
         }
         (Slices::Bitmap(x), Slices::Bitmap(y)) => {
             let words = s.words();
@@ -120,7 +120,7 @@ pub(crate) fn or_into(
         (Slices::Run(x), Slices::Run(y)) => {
             s.runs.clear();
             run::union(x, y, &mut s.runs);
-            w.push_runs(key, &s.runs);
+            w.push_maximal_runs(key, &s.runs);
         }
     }
 }

@@ -59,7 +59,7 @@ pub(crate) fn xor_into(
         (Slices::Array(x), Slices::Run(y)) | (Slices::Run(y), Slices::Array(x)) => {
             s.runs.clear();
             run::run_array_xor(y, x, &mut s.runs);
-            w.push_runs(key, &s.runs);
+            w.push_maximal_runs(key, &s.runs);
         }
         (Slices::Bitmap(x), Slices::Bitmap(y)) => {
             let words = s.words();
@@ -77,7 +77,7 @@ pub(crate) fn xor_into(
         (Slices::Run(x), Slices::Run(y)) => {
             s.runs.clear();
             run::xor(x, y, &mut s.runs);
-            w.push_runs(key, &s.runs);
+            w.push_maximal_runs(key, &s.runs);
         }
     }
 }
