@@ -299,9 +299,10 @@ impl Writer {
         if runs.is_empty() {
             return;
         }
-        // The run kernels already emit maximal runs: check that, with loops free
-        // of branches (they vectorize), and merge into scratch space only when
-        // some runs touch.
+        // A caller's runs may touch or be out of order (the run kernels' maximal
+        // output goes through `push_maximal_runs` instead): check them with loops
+        // free of branches (they vectorize), and merge into scratch space only
+        // when some runs touch.
         let (mut card, mut past_end) = (0u32, false);
         for &(s, l) in runs {
             card += u32::from(l) + 1;
