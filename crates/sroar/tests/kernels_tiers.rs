@@ -471,6 +471,37 @@ fn xor_difference_long() {
     }
 }
 
+/// Dense overlapping pairs of 32 to 200 values from small ranges, so that the
+/// merges' blocks end on values the other input holds too: the AVX-512 merge
+/// then stops with a value emitted from one input and its copy in the other
+/// still unread, which its tail must drop (union) or cancel (xor).
+#[test]
+fn merges_stop_on_shared_values() {
+    let mut seed = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for _ in 0..3000 {
+        let range = 48 + next() % 220;
+        let base = (next() % (65536 - range)) as u16;
+        // How often a value is in a, in b, in both: varied per pair.
+        let (pa, pb) = (next() % 100, next() % 100);
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        for k in 0..range as u16 {
+            if next() % 100 < pa {
+                a.push(base + k);
+            }
+            if next() % 100 < pb {
+                b.push(base + k);
+            }
+        }
+        check_array_pair(&a, &b);
+    }
+}
+
 /// One or two values against long arrays: each is searched for in the whole long
 /// array, so every place a value can fall is tried (before, on and after each
 /// end, on a member, between two members).

@@ -8,10 +8,7 @@
 //! branchless block advance was tried and was slower: it serializes the
 //! loads.)
 //!
-//! Union and symmetric difference stay with the AVX2 merge network: packing
-//! its 8-lane output of the xor with `vpcompressw` instead of the `pshufb`
-//! table measured about 15% slower (port 5 is already busy with the
-//! network's `palignr`s).
+//! Union and symmetric difference merge instead (`merge.rs`).
 
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;

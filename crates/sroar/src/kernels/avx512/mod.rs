@@ -6,6 +6,7 @@
 
 mod array;
 mod bitmap;
+mod merge;
 mod values;
 
 use std::sync::OnceLock;
@@ -32,6 +33,8 @@ pub(in crate::kernels) fn table(proof: Avx512Proof) -> &'static Kernels {
         array_intersect_count: array::intersect_count,
         array_intersects: array::intersects,
         array_difference: array::difference,
+        array_union: merge::union,
+        array_xor: merge::xor,
         bitmap_op_into: bitmap::op_into,
         bitmap_op_count: bitmap::op_count,
         bitmap_intersects: bitmap::intersects,
