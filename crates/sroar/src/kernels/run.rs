@@ -54,6 +54,22 @@ impl<'a> Sink<'a> {
         (self.open, self.start, self.end) = (true, start, end);
     }
 
+    /// Adds the value `v`, which must be above the last run's end: it joins that
+    /// run when it touches it. Without a branch: whether an array's values
+    /// touch is unpredictable. The open run is stored at once and stays
+    /// stored when the next value starts a run.
+    #[inline(always)]
+    fn push_value(&mut self, v: u32) {
+        debug_assert!(!self.open || v > self.end);
+        let starts = v > self.end + 1;
+        let at = self.base + self.pos;
+        self.out[at] = (self.start as u16, self.end.wrapping_sub(self.start) as u16);
+        self.pos += usize::from(starts & self.open);
+        self.start = if starts || !self.open { v } else { self.start };
+        self.end = v;
+        self.open = true;
+    }
+
     /// Adds `start..=end` by symmetric difference with the runs so far; `start`
     /// must not precede the previous run's start, so only the last run can
     /// overlap it.
@@ -384,7 +400,7 @@ pub fn run_array_union(runs: &[[u8; 4]], array: &[[u8; 2]], out: &mut Vec<(u16, 
     for r in runs {
         let (s, e) = bounds(*r);
         while i < array.len() && value(i) < s {
-            sink.push(value(i), value(i));
+            sink.push_value(value(i));
             i += 1;
         }
         sink.push(s, e);
@@ -394,7 +410,7 @@ pub fn run_array_union(runs: &[[u8; 4]], array: &[[u8; 2]], out: &mut Vec<(u16, 
         };
     }
     for i in i..array.len() {
-        sink.push(value(i), value(i));
+        sink.push_value(value(i));
     }
 }
 
