@@ -85,16 +85,25 @@ fn run(op: &str, views: &[RoaringView<'_>], values: &[Vec<u64>]) -> u64 {
                         let y = w[1].container(j).1;
                         let e = pairs
                             .entry((x.kind().name(), y.kind().name()))
-                            .or_insert((0usize, 0usize, 0usize));
-                        *e = (e.0 + 1, e.1 + x.len(), e.2 + y.len());
+                            .or_insert([0usize; 5]);
+                        let (rx, ry) = (x.count_runs() as usize, y.count_runs() as usize);
+                        *e = [
+                            e[0] + 1,
+                            e[1] + x.len(),
+                            e[2] + y.len(),
+                            e[3] + rx,
+                            e[4] + ry,
+                        ];
                     }
                 }
             }
-            for ((kx, ky), (n, cx, cy)) in pairs {
+            for ((kx, ky), [n, cx, cy, rx, ry]) in pairs {
                 println!(
-                    "{kx} & {ky}: {n} pairs, mean cardinalities {} and {}",
+                    "{kx} & {ky}: {n} pairs, mean cardinalities {} and {}, mean runs {} and {}",
                     cx / n,
-                    cy / n
+                    cy / n,
+                    rx / n,
+                    ry / n
                 );
             }
             0
