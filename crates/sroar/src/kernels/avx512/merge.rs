@@ -60,7 +60,8 @@ fn table(t: &'static [u16; W]) -> __m512i {
 #[target_feature(
     enable = "avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx512vbmi2,avx2,popcnt,bmi1,bmi2,lzcnt"
 )]
-fn load(s: &[[u8; 2]], i: usize) -> __m512i {
+/// `s[i..i + 32]`.
+pub(super) fn load(s: &[[u8; 2]], i: usize) -> __m512i {
     let c: &[[u8; 2]; W] = s[i..i + W].try_into().expect("32 values");
     // SAFETY: `c` is 64 readable bytes; unaligned load.
     unsafe { _mm512_loadu_si512(c.as_ptr().cast()) }

@@ -7,6 +7,7 @@
 mod array;
 mod bitmap;
 mod merge;
+mod skewed;
 mod values;
 
 use std::sync::OnceLock;
