@@ -72,6 +72,7 @@ impl<'a> RoaringView<'a> {
 
     /// What the header says: the cardinality, the number of containers, min and
     /// max.
+    #[inline]
     pub fn header(&self) -> Header {
         self.shape.header
     }

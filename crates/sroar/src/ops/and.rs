@@ -92,6 +92,7 @@ pub fn and(a: RoaringView<'_>, b: RoaringView<'_>) -> Result<Vec<u8>, CapacityEr
 
 /// Whether the value ranges `[min, max]` of the two views do not overlap (true
 /// when either is empty).
+#[inline]
 pub(crate) fn disjoint_ranges(a: RoaringView<'_>, b: RoaringView<'_>) -> bool {
     are_disjoint_by_headers(&a.header(), &b.header())
 }
@@ -100,6 +101,7 @@ pub(crate) fn disjoint_ranges(a: RoaringView<'_>, b: RoaringView<'_>) -> bool {
 /// ranges `[min, max]` do not overlap. A caller holding large stored sets reads
 /// their headers alone (their first bytes) to answer intersections of sets far
 /// apart (ids of different periods or tenants) without the rest.
+#[inline]
 pub fn are_disjoint_by_headers(a: &Header, b: &Header) -> bool {
     a.cardinality == 0 || b.cardinality == 0 || a.max < b.min || b.max < a.min
 }

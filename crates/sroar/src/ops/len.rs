@@ -14,10 +14,19 @@ use super::walk::common;
 use crate::view::RoaringView;
 
 /// `|a ∩ b|`.
+#[inline]
 pub fn and_len(a: RoaringView<'_>, b: RoaringView<'_>) -> u64 {
+    // Sets whose ranges do not meet (most pairs of unrelated sets) are answered
+    // where the caller loops: the walk's stack frame cost more than the check
+    // (38% of dimension_003's pairs, when the compiler stopped inlining it all).
     if disjoint_ranges(a, b) {
         return 0;
     }
+    overlapping_and_len(a, b)
+}
+
+#[inline(never)]
+fn overlapping_and_len(a: RoaringView<'_>, b: RoaringView<'_>) -> u64 {
     let mut n = 0u64;
     let _ = common(a, b, |x, y| {
         n += u64::from(meet(&mut Count, x, y));
