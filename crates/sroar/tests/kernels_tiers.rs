@@ -11,6 +11,7 @@ use kernels_common::*;
 use proptest::prelude::*;
 use sroar::kernels::bitmap::BitOp;
 use sroar::kernels::dispatch::{Tier, SCALAR};
+use sroar::kernels::toggles::Toggles;
 use sroar::kernels::{array, array_bitmap, bitmap, run, search};
 
 const SENTINEL: u16 = 0xABCD;
@@ -257,6 +258,8 @@ fn check_runs(a: &[(u16, u16)], b: &[(u16, u16)]) {
         run_op(run::difference, x, y),
         set_to_runs(&sa.difference(&sb).copied().collect())
     );
+    check_toggles(a, b, &[]);
+    check_toggles(b, a, &[]);
     assert_eq!(run::intersect_count(x, y) as usize, inter.len());
     assert_eq!(run::intersects(x, y), !inter.is_empty());
     assert_eq!(run::card(x) as usize, sa.len());
@@ -318,6 +321,89 @@ fn check_run_array(r: &[(u16, u16)], a: &[u16]) {
     );
     let outside: Vec<u16> = sa.difference(&sr).copied().collect();
     assert_eq!(appended(|o| run::array_run_difference(y, x, o)), outside);
+    check_toggles(r, &[], a);
+}
+
+fn is_maximal(r: &[(u16, u16)]) -> bool {
+    r.windows(2)
+        .all(|w| u32::from(w[1].0) > u32::from(w[0].0) + u32::from(w[0].1) + 1)
+}
+
+/// `a ⊕ (b ∪ values)` by toggle points, under every tier, against the model:
+/// `run_xor` when `values` is empty, `run_array_xor` otherwise. Each tier's
+/// buffers are used twice, so what the first call left must not leak into
+/// the second.
+fn check_toggles(a: &[(u16, u16)], b: &[(u16, u16)], values: &[u16]) {
+    let (ba, bb, bv) = (Buf::runs(a), Buf::runs(b), Buf::u16s(values));
+    let (x, y, v) = (ba.a4(), bb.a4(), bv.a2());
+    let model = |other: &BTreeSet<u16>| {
+        set_to_runs(
+            &runs_to_set(a)
+                .symmetric_difference(other)
+                .copied()
+                .collect(),
+        )
+    };
+    let (want, accepted) = if values.is_empty() {
+        (model(&runs_to_set(b)), is_maximal(a) && is_maximal(b))
+    } else {
+        (model(&set(values)), is_maximal(a))
+    };
+    for (tier, k) in tiers() {
+        let mut t = Toggles::with_kernels(k);
+        for round in 0..2 {
+            let mut out = vec![(7u16, 0u16)];
+            let done = if values.is_empty() {
+                t.run_xor(x, y, &mut out)
+            } else {
+                t.run_array_xor(x, v, &mut out)
+            };
+            assert_eq!(done, accepted, "{tier} round {round}: accepted");
+            assert_eq!(out[0], (7, 0));
+            if done {
+                assert_eq!(out[1..], want[..], "{tier} round {round}");
+            } else {
+                assert_eq!(out.len(), 1, "{tier}: appended to a refusal");
+            }
+        }
+    }
+}
+
+#[test]
+fn toggles_at_the_edges() {
+    let stretch = |s: u32, n: u32| -> Vec<u16> { (s..s + n).map(|x| x as u16).collect() };
+    let full = [(0u16, 65535u16)];
+    let top = [(65500u16, 35u16)];
+    let many: Vec<(u16, u16)> = (0..200u16).map(|k| (k * 300, 100)).collect();
+    let many_top: Vec<(u16, u16)> = many.iter().copied().chain([(65000, 535)]).collect();
+    let arrays = [
+        vec![0u16],
+        vec![65535],
+        vec![0, 65535],
+        stretch(65500, 36),
+        stretch(0, 40),
+        (0..=65535).collect(),
+        // Stretches of consecutive values that start and end inside, at and
+        // beside each run of `many`, in blocks longer than a SIMD block.
+        (0..200u32)
+            .flat_map(|k| stretch(k * 300 + (k % 5) * 50, 1 + k % 70))
+            .filter(|&v| v < 60000)
+            .collect::<BTreeSet<u16>>()
+            .into_iter()
+            .collect(),
+        (0..4000u32)
+            .map(|k| (k * 16 + 65535 - 63984) as u16)
+            .collect(),
+    ];
+    for runs in [&full[..], &top, &many, &many_top] {
+        for values in &arrays {
+            check_toggles(runs, &[], values);
+        }
+        for other in [&full[..], &top, &many, &many_top, &[(0, 0)], &[(65535, 0)]] {
+            check_toggles(runs, other, &[]);
+            check_toggles(other, runs, &[]);
+        }
+    }
 }
 
 proptest! {

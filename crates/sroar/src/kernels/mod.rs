@@ -10,8 +10,8 @@
 //!
 //! Array and run outputs are *appended* to the given `Vec`.
 //!
-//! The public functions of [`mod@array`], [`bitmap`], [`array_bitmap`], [`run`]
-//! and [`search`] dispatch through the tier chosen once by [`dispatch`]; the
+//! The public functions of [`mod@array`], [`bitmap`], [`array_bitmap`], [`run`],
+//! [`toggles`] and [`search`] dispatch through the tier chosen once by [`dispatch`]; the
 //! per-tier function tables are reachable through [`dispatch::kernels_for`]
 //! and the scalar versions through [`scalar`], the one module every tier and the
 //! dispatcher import (so no import runs from a tier back to the dispatched API).
@@ -30,6 +30,7 @@
 //! | `array_bitmap::*` | branch-free loops | (scalar) | `set_into`, `clear_from`, `flip_into`: the scalar loops with BMI2; tests scalar (gathers ran at half speed) | (AVX2) |
 //! | `run::checked_card` (validation) | branch-free loop | (scalar) | 8 runs per step against a load one run back | (AVX2) |
 //! | `run::*` set operations, `search::lower_bound_u16` | scalar | – | – | – |
+//! | `toggles::Toggles` (`⊕` of two run lists, or of runs and an array, of 16 or more each) | toggle points (run starts and ends + 1), merged by the tier's `array::xor` | (the tier's) | (the tier's) | (the tier's) |
 //! | `in_place::*` (in-place merges of scratch arrays, walks of bits and runs) | scalar | – | – | – |
 //! | `prefetch::read_soon` (a cache hint for the next set's container, 256 bytes or more) | none | none | `prefetcht0` per line (SSE, so every x86_64, not dispatched) | (AVX2) |
 //! | `values::fill_consecutive` | vectorized loop (SSE2 / NEON) | 2 per store | 4 per store | 8 per store |
@@ -65,6 +66,7 @@ pub mod run;
 pub mod scalar;
 pub mod search;
 mod table;
+pub mod toggles;
 pub mod values;
 
 #[cfg(target_arch = "x86_64")]
