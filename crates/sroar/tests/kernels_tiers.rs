@@ -297,6 +297,7 @@ fn check_run_array(r: &[(u16, u16)], a: &[u16]) {
     let inter: Vec<u16> = set(a).intersection(&sr).copied().collect();
     assert_eq!(appended(|o| run::run_array_intersect(x, y, o)), inter);
     assert_eq!(run::run_array_count(x, y) as usize, inter.len());
+    check_run_array_tiers(r, a);
     assert_eq!(run::run_array_intersects(x, y), !inter.is_empty());
     let sa = set(a);
     let runs_with = |f: RunArrayOp| {
@@ -322,6 +323,51 @@ fn check_run_array(r: &[(u16, u16)], a: &[u16]) {
     let outside: Vec<u16> = sa.difference(&sr).copied().collect();
     assert_eq!(appended(|o| run::array_run_difference(y, x, o)), outside);
     check_toggles(r, &[], a);
+}
+
+/// The dispatched run-and-array kernels of every tier, against the model.
+fn check_run_array_tiers(r: &[(u16, u16)], a: &[u16]) {
+    let (br, ba) = (Buf::runs(r), Buf::u16s(a));
+    let (x, y) = (br.a4(), ba.a2());
+    let inter: Vec<u16> = set(a).intersection(&runs_to_set(r)).copied().collect();
+    for (tier, k) in tiers() {
+        let got = appended(|o| (k.run_array_intersect)(x, y, o));
+        assert_eq!(got, inter, "{tier} run_array_intersect");
+        assert_eq!(
+            (k.run_array_count)(x, y) as usize,
+            inter.len(),
+            "{tier} run_array_count"
+        );
+    }
+}
+
+#[test]
+fn run_array_blocks_and_edges() {
+    // Arrays of every length around the 32-value blocks, against runs that
+    // start, end and lie between the blocks' first and last values, span
+    // several blocks, or touch 0 and 65535.
+    let lists: Vec<Vec<(u16, u16)>> = vec![
+        vec![(0, 65535)],
+        vec![(0, 0), (65535, 0)],
+        (0..300u16).map(|k| (k * 200, 50)).collect(),
+        (0..300u16).map(|k| (k * 200 + 101, 0)).collect(),
+        vec![(0, 3), (60, 500), (1000, 30000), (40000, 25535)],
+        (0..2000u16).map(|k| (k * 32 + 7, 9)).collect(),
+    ];
+    for n in [1usize, 7, 8, 9, 31, 32, 33, 63, 64, 65, 200, 1000] {
+        for step in [1u32, 3, 17, 61, 197] {
+            for offset in [0u32, 5, 65535u32.saturating_sub((n as u32 - 1) * step)] {
+                let a: Vec<u16> = (0..n as u32)
+                    .map(|k| offset + k * step)
+                    .take_while(|&v| v <= 65535)
+                    .map(|v| v as u16)
+                    .collect();
+                for r in &lists {
+                    check_run_array_tiers(r, &a);
+                }
+            }
+        }
+    }
 }
 
 fn is_maximal(r: &[(u16, u16)]) -> bool {

@@ -29,7 +29,8 @@
 //! | `bitmap::{set_range, clear_range, flip_range, range_count}` | word masks | – | – | – |
 //! | `array_bitmap::*` | branch-free loops | (scalar) | `set_into`, `clear_from`, `flip_into`: the scalar loops with BMI2; tests scalar (gathers ran at half speed) | (AVX2) |
 //! | `run::checked_card` (validation) | branch-free loop | (scalar) | 8 runs per step against a load one run back | (AVX2) |
-//! | `run::*` set operations, `search::lower_bound_u16` | scalar | – | – | – |
+//! | `run::{run_array_intersect, run_array_count}` | walk of the runs, or of the array, galloping through the other | (scalar) | (scalar) | each 32-value block against every run that meets it (`vpcmpuw` with the start, then masked with the end) + `vpcompressw`; more than 16 runs a value: scalar |
+//! | other `run::*` set operations, `search::lower_bound_u16` | scalar | – | – | – |
 //! | `toggles::Toggles` (`⊕` of two run lists, or of runs and an array, of 16 or more each) | toggle points (run starts and ends + 1), merged by the tier's `array::xor` | (the tier's) | (the tier's) | (the tier's) |
 //! | `in_place::*` (in-place merges of scratch arrays, walks of bits and runs) | scalar | – | – | – |
 //! | `prefetch::read_soon` (a cache hint for the next set's container, 256 bytes or more) | none | none | `prefetcht0` per line (SSE, so every x86_64, not dispatched) | (AVX2) |
@@ -43,7 +44,7 @@
 //! Short inputs and very different sizes fall back from a SIMD tier to the
 //! next lower one. `unsafe` lives only in the SIMD tier files
 //! (`avx2/{array,array_bitmap,ascending,bitmap,run,values}.rs`,
-//! `avx512/{array,bitmap,merge,skewed,values}.rs`,
+//! `avx512/{array,bitmap,merge,run_array,skewed,values}.rs`,
 //! `neon/{array,bitmap,values}.rs`, and `prefetch.rs`, each starting with
 //! `#![allow(unsafe_code)]`); every SIMD load and store goes through a
 //! reference of exactly the accessed size (a masked load enables exactly the

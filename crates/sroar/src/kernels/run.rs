@@ -10,6 +10,8 @@ use super::scalar::array::gallop;
 use super::scalar::bitmap::{set_range, WORDS};
 
 pub use super::scalar::run::bounds;
+use super::scalar::run::{array_driven, for_each_hit, gallop_runs, FEW_VALUES};
+use super::dispatch::kernels;
 
 /// The output of a run kernel: runs pushed in order of their starts, each merged
 /// into the previous one when they touch or overlap. The last run stays in
@@ -172,42 +174,6 @@ fn for_each_overlap(a: &[[u8; 4]], b: &[[u8; 4]], mut f: impl FnMut(u32, u32) ->
     true
 }
 
-/// Index of the first run in `runs[from..]` whose `key` (its start or its
-/// end) is at least `x`, by exponential then binary search from `from`: a
-/// small array against a long run list steps over many runs at once.
-#[inline]
-fn gallop_runs(runs: &[[u8; 4]], from: usize, x: u32, key: impl Fn((u32, u32)) -> u32) -> usize {
-    let at = |i: usize| key(bounds(runs[i]));
-    let n = runs.len();
-    if from >= n || at(from) >= x {
-        return from;
-    }
-    // Invariant: runs[lo] is below x.
-    let (mut lo, mut step) = (from, 1usize);
-    let hi = loop {
-        let probe = lo + step;
-        if probe >= n {
-            break n;
-        }
-        if at(probe) >= x {
-            break probe;
-        }
-        lo = probe;
-        step <<= 1;
-    };
-    lo + 1 + runs[lo + 1..hi].partition_point(|r| key(bounds(*r)) < x)
-}
-
-/// Whether to walk the array and gallop through the runs, rather than walk
-/// the runs, when the runs outnumber the array's values by more than `ratio`
-/// (a sparse array against a run container of a dense column). Measured on
-/// the real datasets: 1 for the intersections, which only test each value,
-/// and 4 for the union, which also writes every run out.
-#[inline(always)]
-fn array_driven(runs: &[[u8; 4]], array: &[[u8; 2]], ratio: usize) -> bool {
-    array.len() * ratio < runs.len()
-}
-
 /// `a ∩ b`.
 // Inlinable into the intersection's run step: whether it was inlined there
 // followed how the code fell into codegen units, and the call cost 12% of
@@ -302,72 +268,22 @@ pub fn intersects(a: &[[u8; 4]], b: &[[u8; 4]]) -> bool {
     !for_each_overlap(a, b, |_, _| false)
 }
 
-/// Calls `f(lo, hi)` with the index range of `array` inside each run, in
-/// order, skipping empty ranges (a run split into adjacent pieces may give
-/// adjacent ranges). Walks the runs, or, when they outnumber the values, the
-/// array, galloping through the runs.
-#[inline(always)]
-fn for_each_hit(runs: &[[u8; 4]], array: &[[u8; 2]], mut f: impl FnMut(usize, usize) -> bool) {
-    if array_driven(runs, array, 1) {
-        let (mut i, mut j) = (0, 0);
-        while let Some(e) = array.get(i) {
-            let v = u32::from(u16::from_le_bytes(*e));
-            // The first run that ends at or after `v`: `v` is in it or before it.
-            j = gallop_runs(runs, j, v, |(_, end)| end);
-            let Some(&r) = runs.get(j) else { return };
-            let (s, e) = bounds(r);
-            if s > v {
-                i = gallop(array, i, s as u16);
-                continue;
-            }
-            let k = if e >= 65535 {
-                array.len()
-            } else {
-                gallop(array, i, e as u16 + 1)
-            };
-            if !f(i, k) {
-                return;
-            }
-            (i, j) = (k, j + 1);
-        }
-        return;
-    }
-    let mut i = 0;
-    for r in runs {
-        if i >= array.len() {
-            return;
-        }
-        let (s, e) = bounds(*r);
-        i = gallop(array, i, s as u16);
-        // The end by galloping too: a long run can hold thousands of the values.
-        let k = if e >= 65535 {
-            array.len()
-        } else {
-            gallop(array, i, e as u16 + 1)
-        };
-        if k > i && !f(i, k) {
-            return;
-        }
-        i = k;
-    }
-}
-
 /// Values of `array` inside some run, appended to `out`.
+#[inline]
 pub fn run_array_intersect(runs: &[[u8; 4]], array: &[[u8; 2]], out: &mut Vec<u16>) {
-    for_each_hit(runs, array, |lo, hi| {
-        out.extend(array[lo..hi].iter().map(|e| u16::from_le_bytes(*e)));
-        true
-    });
+    if array.len() < FEW_VALUES {
+        return super::scalar::run::array_intersect(runs, array, out);
+    }
+    (kernels().run_array_intersect)(runs, array, out)
 }
 
 /// Number of values of `array` inside some run.
+#[inline]
 pub fn run_array_count(runs: &[[u8; 4]], array: &[[u8; 2]]) -> u32 {
-    let mut n = 0;
-    for_each_hit(runs, array, |lo, hi| {
-        n += (hi - lo) as u32;
-        true
-    });
-    n
+    if array.len() < FEW_VALUES {
+        return super::scalar::run::array_count(runs, array);
+    }
+    (kernels().run_array_count)(runs, array)
 }
 
 /// Whether some value of `array` is inside some run.

@@ -86,6 +86,10 @@ pub type ArrayOpFn = fn(&[[u8; 2]], &[[u8; 2]], &mut Vec<u16>);
 pub type ArrayCountFn = fn(&[[u8; 2]], &[[u8; 2]]) -> u32;
 /// `fn(a, b) -> bool` of a sorted-array kernel.
 pub type ArrayTestFn = fn(&[[u8; 2]], &[[u8; 2]]) -> bool;
+/// `fn(runs, array, out)`: the array's values inside the runs.
+pub type RunArrayOpFn = fn(&[[u8; 4]], &[[u8; 2]], &mut Vec<u16>);
+/// `fn(runs, array) -> count`: how many of the array's values are inside the runs.
+pub type RunArrayCountFn = fn(&[[u8; 4]], &[[u8; 2]]) -> u32;
 /// `fn(op, a, b, out) -> cardinality` of a bitmap kernel.
 pub type BitmapOpFn = fn(BitOp, &[[u8; 8]], &[[u8; 8]], &mut [u64; 1024]) -> u32;
 /// `fn(op, a, b) -> cardinality` of a bitmap kernel.
@@ -141,6 +145,10 @@ pub struct Kernels {
     pub bits_into: BitsIntoFn,
     /// [`run::checked_card`].
     pub run_checked_card: fn(&[[u8; 4]]) -> Option<u32>,
+    /// [`run::run_array_intersect`].
+    pub run_array_intersect: RunArrayOpFn,
+    /// [`run::run_array_count`].
+    pub run_array_count: RunArrayCountFn,
     /// [`array_bitmap::set_into`].
     pub array_bitmap_set_into: ArrayMarkFn,
     /// [`array_bitmap::clear_from`].
@@ -170,6 +178,8 @@ pub static SCALAR: Kernels = Kernels {
     fill_consecutive: scalar::values::fill_consecutive,
     bits_into: scalar::values::bits_into,
     run_checked_card: scalar::run::checked_card,
+    run_array_intersect: scalar::run::array_intersect,
+    run_array_count: scalar::run::array_count,
     array_bitmap_set_into: scalar::array_bitmap::set_into,
     array_bitmap_clear_from: scalar::array_bitmap::clear_from,
     array_bitmap_flip_into: scalar::array_bitmap::flip_into,

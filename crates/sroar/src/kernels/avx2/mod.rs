@@ -33,6 +33,8 @@ static TABLE: Kernels = Kernels {
     fill_consecutive: values::fill_consecutive,
     bits_into: values::bits_into,
     run_checked_card: run::checked_card,
+    run_array_intersect: super::scalar::run::array_intersect,
+    run_array_count: super::scalar::run::array_count,
     array_bitmap_set_into: array_bitmap::set_into,
     array_bitmap_clear_from: array_bitmap::clear_from,
     array_bitmap_flip_into: array_bitmap::flip_into,

@@ -38,7 +38,7 @@ fn block<const N: usize>(s: &[[u8; 2]], i: usize) -> &[[u8; 2]; N] {
 #[target_feature(
     enable = "avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx512vbmi2,avx2,popcnt,bmi1,bmi2,lzcnt"
 )]
-fn load32(c: &[[u8; 2]; B]) -> __m512i {
+pub(super) fn load32(c: &[[u8; 2]; B]) -> __m512i {
     // SAFETY: `c` is 64 readable bytes; unaligned load.
     unsafe { _mm512_loadu_si512(c.as_ptr().cast()) }
 }
@@ -47,7 +47,7 @@ fn load32(c: &[[u8; 2]; B]) -> __m512i {
 #[target_feature(
     enable = "avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx512vbmi2,avx2,popcnt,bmi1,bmi2,lzcnt"
 )]
-fn store_packed(dst: &mut [MaybeUninit<u16>], pos: usize, v: __m512i, mask: u32) -> usize {
+pub(super) fn store_packed(dst: &mut [MaybeUninit<u16>], pos: usize, v: __m512i, mask: u32) -> usize {
     let packed = _mm512_maskz_compress_epi16(mask, v);
     let c: &mut [MaybeUninit<u16>; B] = (&mut dst[pos..pos + B]).try_into().expect("32 slots");
     // SAFETY: `c` is 64 writable bytes (`MaybeUninit` may be overwritten).

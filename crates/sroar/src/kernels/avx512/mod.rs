@@ -7,6 +7,7 @@
 mod array;
 mod bitmap;
 mod merge;
+mod run_array;
 mod skewed;
 mod values;
 
@@ -45,6 +46,8 @@ pub(in crate::kernels) fn table(proof: Avx512Proof) -> &'static Kernels {
         bitmap_to_array: bitmap::to_array,
         bitmap_card_and_runs: bitmap::card_and_runs,
         fill_consecutive: values::fill_consecutive,
+        run_array_intersect: run_array::intersect,
+        run_array_count: run_array::count,
         ..*avx2
     })
 }
