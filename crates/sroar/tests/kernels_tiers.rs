@@ -338,6 +338,31 @@ fn check_run_array_tiers(r: &[(u16, u16)], a: &[u16]) {
             inter.len(),
             "{tier} run_array_count"
         );
+        let outside: Vec<u16> = set(a).difference(&runs_to_set(r)).copied().collect();
+        let got = appended(|o| (k.array_run_difference)(y, x, o));
+        assert_eq!(got, outside, "{tier} array_run_difference");
+    }
+    check_toggle_difference(r, a);
+}
+
+/// `runs \ values` by toggle points, under every tier, against the model.
+fn check_toggle_difference(r: &[(u16, u16)], values: &[u16]) {
+    let (br, bv) = (Buf::runs(r), Buf::u16s(values));
+    let (x, v) = (br.a4(), bv.a2());
+    let want = set_to_runs(&runs_to_set(r).difference(&set(values)).copied().collect());
+    for (tier, k) in tiers() {
+        let mut t = Toggles::with_kernels(k);
+        for round in 0..2 {
+            let mut out = vec![(7u16, 0u16)];
+            let done = t.run_array_difference(x, v, &mut out);
+            assert_eq!(done, is_maximal(r), "{tier} round {round}: accepted");
+            assert_eq!(out[0], (7, 0));
+            if done {
+                assert_eq!(out[1..], want[..], "{tier} round {round}: difference");
+            } else {
+                assert_eq!(out.len(), 1, "{tier}: appended to a refusal");
+            }
+        }
     }
 }
 
@@ -444,6 +469,7 @@ fn toggles_at_the_edges() {
     for runs in [&full[..], &top, &many, &many_top] {
         for values in &arrays {
             check_toggles(runs, &[], values);
+            check_toggle_difference(runs, values);
         }
         for other in [&full[..], &top, &many, &many_top, &[(0, 0)], &[(65535, 0)]] {
             check_toggles(runs, other, &[]);

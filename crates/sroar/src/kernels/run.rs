@@ -390,14 +390,12 @@ pub fn run_array_difference(runs: &[[u8; 4]], array: &[[u8; 2]], out: &mut Vec<(
 }
 
 /// `array \ runs`: the array's values outside every run, appended to `out`.
+#[inline]
 pub fn array_run_difference(array: &[[u8; 2]], runs: &[[u8; 4]], out: &mut Vec<u16>) {
-    let mut prev = 0;
-    for_each_hit(runs, array, |lo, hi| {
-        out.extend(array[prev..lo].iter().map(|e| u16::from_le_bytes(*e)));
-        prev = hi;
-        true
-    });
-    out.extend(array[prev..].iter().map(|e| u16::from_le_bytes(*e)));
+    if array.len() < FEW_VALUES {
+        return super::scalar::run::array_difference(array, runs, out);
+    }
+    (kernels().array_run_difference)(array, runs, out)
 }
 
 /// Sets every run in `words`.

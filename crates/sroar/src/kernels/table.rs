@@ -90,6 +90,8 @@ pub type ArrayTestFn = fn(&[[u8; 2]], &[[u8; 2]]) -> bool;
 pub type RunArrayOpFn = fn(&[[u8; 4]], &[[u8; 2]], &mut Vec<u16>);
 /// `fn(runs, array) -> count`: how many of the array's values are inside the runs.
 pub type RunArrayCountFn = fn(&[[u8; 4]], &[[u8; 2]]) -> u32;
+/// `fn(array, runs, out)`: the array's values outside the runs.
+pub type ArrayRunOpFn = fn(&[[u8; 2]], &[[u8; 4]], &mut Vec<u16>);
 /// `fn(op, a, b, out) -> cardinality` of a bitmap kernel.
 pub type BitmapOpFn = fn(BitOp, &[[u8; 8]], &[[u8; 8]], &mut [u64; 1024]) -> u32;
 /// `fn(op, a, b) -> cardinality` of a bitmap kernel.
@@ -149,6 +151,8 @@ pub struct Kernels {
     pub run_array_intersect: RunArrayOpFn,
     /// [`run::run_array_count`].
     pub run_array_count: RunArrayCountFn,
+    /// [`run::array_run_difference`].
+    pub array_run_difference: ArrayRunOpFn,
     /// [`array_bitmap::set_into`].
     pub array_bitmap_set_into: ArrayMarkFn,
     /// [`array_bitmap::clear_from`].
@@ -180,6 +184,7 @@ pub static SCALAR: Kernels = Kernels {
     run_checked_card: scalar::run::checked_card,
     run_array_intersect: scalar::run::array_intersect,
     run_array_count: scalar::run::array_count,
+    array_run_difference: scalar::run::array_difference,
     array_bitmap_set_into: scalar::array_bitmap::set_into,
     array_bitmap_clear_from: scalar::array_bitmap::clear_from,
     array_bitmap_flip_into: scalar::array_bitmap::flip_into,

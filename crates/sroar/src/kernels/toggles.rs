@@ -11,7 +11,7 @@
 
 use super::dispatch::kernels;
 use super::scalar::run::bounds;
-use super::table::{ArrayOpFn, Kernels};
+use super::table::Kernels;
 
 /// Buffers for the toggle points of both inputs, kept between containers, and
 /// the array kernel that merges them.
@@ -19,7 +19,9 @@ pub struct Toggles {
     a: Vec<[u8; 2]>,
     b: Vec<[u8; 2]>,
     x: Vec<u16>,
-    xor: ArrayOpFn,
+    /// The array's values inside the runs, for the difference.
+    inside: Vec<u16>,
+    k: &'static Kernels,
 }
 
 impl Default for Toggles {
@@ -36,13 +38,14 @@ impl Default for Toggles {
 pub const MIN_LEN: usize = 16;
 
 impl Toggles {
-    /// Merging with `k`'s array kernel (for tests of every tier).
-    pub fn with_kernels(k: &Kernels) -> Self {
+    /// Merging with `k`'s kernels (for tests of every tier).
+    pub fn with_kernels(k: &'static Kernels) -> Self {
         Toggles {
             a: Vec::new(),
             b: Vec::new(),
             x: Vec::new(),
-            xor: k.array_xor,
+            inside: Vec::new(),
+            k,
         }
     }
 
@@ -64,6 +67,33 @@ impl Toggles {
         values: &[[u8; 2]],
         out: &mut Vec<(u16, u16)>,
     ) -> bool {
+        self.xor_values(runs, values.iter().map(|v| u16::from_le_bytes(*v)), out)
+    }
+
+    /// `runs \ array`, as [`Toggles::run_xor`]: `runs ⊕ (runs ∩ array)`, the
+    /// values inside the runs found by the tier's blocks, then the holes they
+    /// punch merged in as toggle points.
+    pub fn run_array_difference(
+        &mut self,
+        runs: &[[u8; 4]],
+        values: &[[u8; 2]],
+        out: &mut Vec<(u16, u16)>,
+    ) -> bool {
+        // Taken out and put back, to be read while the other buffers fill.
+        let mut inside = core::mem::take(&mut self.inside);
+        inside.clear();
+        (self.k.run_array_intersect)(runs, values, &mut inside);
+        let done = self.xor_values(runs, inside.iter().copied(), out);
+        self.inside = inside;
+        done
+    }
+
+    fn xor_values(
+        &mut self,
+        runs: &[[u8; 4]],
+        values: impl ExactSizeIterator<Item = u16>,
+        out: &mut Vec<(u16, u16)>,
+    ) -> bool {
         if !of_runs(runs, &mut self.a) {
             return false;
         }
@@ -74,7 +104,7 @@ impl Toggles {
 
     fn finish(&mut self, out: &mut Vec<(u16, u16)>) {
         self.x.clear();
-        (self.xor)(&self.a, &self.b, &mut self.x);
+        (self.k.array_xor)(&self.a, &self.b, &mut self.x);
         to_runs(&self.x, out);
     }
 }
@@ -103,17 +133,18 @@ fn of_runs(runs: &[[u8; 4]], out: &mut Vec<[u8; 2]>) -> bool {
 /// Replaces `out` with the toggle points of a strictly increasing array: the
 /// first value of each stretch of consecutive values and the value past its
 /// last.
-fn of_array(values: &[[u8; 2]], out: &mut Vec<[u8; 2]>) {
+fn of_array(mut values: impl ExactSizeIterator<Item = u16>, out: &mut Vec<[u8; 2]>) {
     out.clear();
-    let Some((first, rest)) = values.split_first() else {
+    let n = values.len();
+    let Some(first) = values.next() else {
         return;
     };
-    out.resize(2 * values.len(), [0; 2]);
-    let first = u32::from(u16::from_le_bytes(*first));
+    out.resize(2 * n, [0; 2]);
+    let first = u32::from(first);
     out[0] = (first as u16).to_le_bytes();
     let (mut pos, mut next) = (1, first + 1);
-    for v in rest {
-        let v = u32::from(u16::from_le_bytes(*v));
+    for v in values {
+        let v = u32::from(v);
         // A gap ends the stretch at `next` and starts one at `v`; both
         // points are written, and kept only on a gap, so the loop does not
         // branch.

@@ -3,12 +3,13 @@
 use core::ops::ControlFlow;
 
 use super::and::disjoint_ranges;
-use super::pair::{disjoint_writer, for_each_run_word, is_full, same, Scratch, Slices};
+use super::pair::{disjoint_writer, for_each_run_word, is_full, same, toggles, Scratch, Slices};
 use super::meet::{meet, Test};
 use super::walk::{common_at, merge, Slot, Step};
 use crate::container::bitmap::BITMAP_BYTES;
 use crate::container::Container;
 use crate::kernels::bitmap::BitOp;
+use crate::kernels::toggles::MIN_LEN;
 use crate::kernels::{array, array_bitmap, bitmap, run};
 use crate::view::RoaringView;
 use crate::writer::{CapacityError, Splice, Writer};
@@ -111,7 +112,11 @@ pub(crate) fn andnot_into(
         }
         (Slices::Run(x), Slices::Array(y)) => {
             s.runs.clear();
-            run::run_array_difference(x, y, &mut s.runs);
+            let toggled = x.len().min(y.len()) >= MIN_LEN
+                && toggles(&mut s.toggles).run_array_difference(x, y, &mut s.runs);
+            if !toggled {
+                run::run_array_difference(x, y, &mut s.runs);
+            }
             w.push_maximal_runs(key, &s.runs);
         }
         (Slices::Run(x), Slices::Bitmap(y)) => {

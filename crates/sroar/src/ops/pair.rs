@@ -89,6 +89,12 @@ impl Scratch {
     }
 }
 
+/// The scratch's toggle-point buffers (a field of [`Scratch`], so that its
+/// other buffers can be borrowed beside them), made on first use.
+pub(crate) fn toggles(t: &mut Option<Toggles>) -> &mut Toggles {
+    t.get_or_insert_with(Toggles::default)
+}
+
 /// `dst = src` for a serialized bitmap.
 #[inline]
 pub(crate) fn load_words(dst: &mut [u64; WORDS], src: &[[u8; 8]]) {

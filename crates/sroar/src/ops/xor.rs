@@ -1,10 +1,10 @@
 //! Symmetric difference of two views.
 
-use super::pair::{same, union_writer, Scratch, Slices};
+use super::pair::{same, toggles, union_writer, Scratch, Slices};
 use super::walk::{merge, Step};
 use crate::container::{Container, ARRAY_MAX};
 use crate::kernels::bitmap::BitOp;
-use crate::kernels::toggles::{Toggles, MIN_LEN};
+use crate::kernels::toggles::MIN_LEN;
 use crate::kernels::{array, array_bitmap, bitmap, run};
 use crate::view::RoaringView;
 use crate::writer::{CapacityError, Writer};
@@ -89,9 +89,4 @@ pub(crate) fn xor_into(
             w.push_maximal_runs(key, &s.runs);
         }
     }
-}
-
-/// The scratch's toggle-point buffers, made on first use.
-fn toggles(t: &mut Option<Toggles>) -> &mut Toggles {
-    t.get_or_insert_with(Toggles::default)
 }

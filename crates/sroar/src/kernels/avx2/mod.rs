@@ -35,6 +35,7 @@ static TABLE: Kernels = Kernels {
     run_checked_card: run::checked_card,
     run_array_intersect: super::scalar::run::array_intersect,
     run_array_count: super::scalar::run::array_count,
+    array_run_difference: super::scalar::run::array_difference,
     array_bitmap_set_into: array_bitmap::set_into,
     array_bitmap_clear_from: array_bitmap::clear_from,
     array_bitmap_flip_into: array_bitmap::flip_into,

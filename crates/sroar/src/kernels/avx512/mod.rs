@@ -48,6 +48,7 @@ pub(in crate::kernels) fn table(proof: Avx512Proof) -> &'static Kernels {
         fill_consecutive: values::fill_consecutive,
         run_array_intersect: run_array::intersect,
         run_array_count: run_array::count,
+        array_run_difference: run_array::difference,
         ..*avx2
     })
 }

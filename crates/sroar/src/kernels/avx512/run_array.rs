@@ -25,12 +25,13 @@ fn applies(runs: &[[u8; 4]], array: &[[u8; 2]]) -> bool {
 
 /// Calls `emit(block, mask)` for each 32-value block of `array`, with the lanes
 /// inside some run set in `mask`. The last block's missing lanes are loaded as
-/// zeros and never set. Stops when the runs end.
+/// zeros and never set. Stops when the runs end, and returns where: the values
+/// from there on are outside every run.
 #[inline]
 #[target_feature(
     enable = "avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx512vbmi2,avx2,popcnt,bmi1,bmi2,lzcnt"
 )]
-fn blocks(runs: &[[u8; 4]], array: &[[u8; 2]], mut emit: impl FnMut(__m512i, u32)) {
+fn blocks(runs: &[[u8; 4]], array: &[[u8; 2]], mut emit: impl FnMut(__m512i, u32, u32)) -> usize {
     let n = array.len();
     let (mut i, mut j) = (0, 0);
     while i < n {
@@ -42,7 +43,7 @@ fn blocks(runs: &[[u8; 4]], array: &[[u8; 2]], mut emit: impl FnMut(__m512i, u32
             j += 1;
         }
         if j == runs.len() {
-            return;
+            return i;
         }
         let (va, valid) = if end - i == W {
             (load32(array[i..end].try_into().expect("32 values")), u32::MAX)
@@ -64,11 +65,12 @@ fn blocks(runs: &[[u8; 4]], array: &[[u8; 2]], mut emit: impl FnMut(__m512i, u32
             inside |= _mm512_mask_cmple_epu16_mask(from, va, _mm512_set1_epi16(e as u16 as i16));
             k += 1;
         }
-        emit(va, inside & valid);
+        emit(va, inside & valid, valid);
         // The last run met may reach into the next block.
         j = j.max(k.saturating_sub(1));
         i = end;
     }
+    n
 }
 
 #[target_feature(
@@ -81,7 +83,7 @@ fn intersect_avx512(runs: &[[u8; 4]], array: &[[u8; 2]], out: &mut Vec<u16>) {
     let len = out.len();
     let dst = &mut out.spare_capacity_mut()[..cap];
     let mut pos = 0;
-    blocks(runs, array, |va, inside| {
+    blocks(runs, array, |va, inside, _| {
         pos += store_packed(dst, pos, va, inside);
     });
     // SAFETY: the first `pos` spare slots were written, and `pos` is at most
@@ -94,8 +96,29 @@ fn intersect_avx512(runs: &[[u8; 4]], array: &[[u8; 2]], out: &mut Vec<u16>) {
 )]
 fn count_avx512(runs: &[[u8; 4]], array: &[[u8; 2]]) -> u32 {
     let mut n = 0;
-    blocks(runs, array, |_, inside| n += inside.count_ones());
+    blocks(runs, array, |_, inside, _| n += inside.count_ones());
     n
+}
+
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx512vbmi2,avx2,popcnt,bmi1,bmi2,lzcnt"
+)]
+fn difference_avx512(array: &[[u8; 2]], runs: &[[u8; 4]], out: &mut Vec<u16>) {
+    let cap = array.len() + W;
+    out.reserve(cap);
+    let len = out.len();
+    let dst = &mut out.spare_capacity_mut()[..cap];
+    let mut pos = 0;
+    let rest = blocks(runs, array, |va, inside, valid| {
+        pos += store_packed(dst, pos, va, !inside & valid);
+    });
+    for (d, v) in dst[pos..].iter_mut().zip(&array[rest..]) {
+        d.write(u16::from_le_bytes(*v));
+    }
+    pos += array.len() - rest;
+    // SAFETY: the first `pos` spare slots were written (the blocks' values,
+    // then the rest), and `pos` is at most `array.len()`, which `cap` covers.
+    unsafe { out.set_len(len + pos) }
 }
 
 /// The values of `array` inside some run, appended to `out`.
@@ -115,4 +138,13 @@ pub(super) fn count(runs: &[[u8; 4]], array: &[[u8; 2]]) -> u32 {
     }
     // SAFETY: as in `intersect`.
     unsafe { count_avx512(runs, array) }
+}
+
+/// The values of `array` outside every run, appended to `out`.
+pub(super) fn difference(array: &[[u8; 2]], runs: &[[u8; 4]], out: &mut Vec<u16>) {
+    if !applies(runs, array) {
+        return scalar::array_difference(array, runs, out);
+    }
+    // SAFETY: as in `intersect`.
+    unsafe { difference_avx512(array, runs, out) }
 }

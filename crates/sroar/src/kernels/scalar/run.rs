@@ -134,3 +134,14 @@ pub fn array_count(runs: &[[u8; 4]], array: &[[u8; 2]]) -> u32 {
     });
     n
 }
+
+/// `array \ runs`: the array's values outside every run, appended to `out`.
+pub fn array_difference(array: &[[u8; 2]], runs: &[[u8; 4]], out: &mut Vec<u16>) {
+    let mut prev = 0;
+    for_each_hit(runs, array, |lo, hi| {
+        out.extend(array[prev..lo].iter().map(|e| u16::from_le_bytes(*e)));
+        prev = hi;
+        true
+    });
+    out.extend(array[prev..].iter().map(|e| u16::from_le_bytes(*e)));
+}
