@@ -345,22 +345,32 @@ fn check_run_array_tiers(r: &[(u16, u16)], a: &[u16]) {
     check_toggle_difference(r, a);
 }
 
-/// `runs \ values` by toggle points, under every tier, against the model.
+/// `runs \ values` and `runs ∪ values` by toggle points, under every tier,
+/// against the model.
 fn check_toggle_difference(r: &[(u16, u16)], values: &[u16]) {
     let (br, bv) = (Buf::runs(r), Buf::u16s(values));
     let (x, v) = (br.a4(), bv.a2());
-    let want = set_to_runs(&runs_to_set(r).difference(&set(values)).copied().collect());
+    let (sr, sv) = (runs_to_set(r), set(values));
+    let difference = set_to_runs(&sr.difference(&sv).copied().collect());
+    let union = set_to_runs(&sr.union(&sv).copied().collect());
+    type Op = fn(&mut Toggles, &[[u8; 4]], &[[u8; 2]], &mut Vec<(u16, u16)>) -> bool;
+    let ops = [
+        ("difference", Toggles::run_array_difference as Op, &difference),
+        ("union", Toggles::run_array_union as Op, &union),
+    ];
     for (tier, k) in tiers() {
         let mut t = Toggles::with_kernels(k);
         for round in 0..2 {
-            let mut out = vec![(7u16, 0u16)];
-            let done = t.run_array_difference(x, v, &mut out);
-            assert_eq!(done, is_maximal(r), "{tier} round {round}: accepted");
-            assert_eq!(out[0], (7, 0));
-            if done {
-                assert_eq!(out[1..], want[..], "{tier} round {round}: difference");
-            } else {
-                assert_eq!(out.len(), 1, "{tier}: appended to a refusal");
+            for (name, op, want) in ops {
+                let mut out = vec![(7u16, 0u16)];
+                let done = op(&mut t, x, v, &mut out);
+                assert_eq!(done, is_maximal(r), "{tier} round {round}: {name} accepted");
+                assert_eq!(out[0], (7, 0));
+                if done {
+                    assert_eq!(out[1..], want[..], "{tier} round {round}: {name}");
+                } else {
+                    assert_eq!(out.len(), 1, "{tier}: {name} appended to a refusal");
+                }
             }
         }
     }

@@ -31,7 +31,7 @@
 //! | `run::checked_card` (validation) | branch-free loop | (scalar) | 8 runs per step against a load one run back | (AVX2) |
 //! | `run::{run_array_intersect, run_array_count, array_run_difference}` | walk of the runs, or of the array, galloping through the other | (scalar) | (scalar) | each 32-value block against every run that meets it (`vpcmpuw` with the start, then masked with the end) + `vpcompressw`; more than 16 runs a value, or fewer than one per 16 values: scalar |
 //! | other `run::*` set operations, `search::lower_bound_u16` | scalar | – | – | – |
-//! | `toggles::Toggles` (`⊕` of two run lists, `⊕` and `\` of runs and an array, of 16 or more each) | toggle points (run starts and ends + 1), merged by the tier's `array::xor` (for `\`, of the values the tier's `run_array_intersect` finds in the runs) | (the tier's) | (the tier's) | (the tier's) |
+//! | `toggles::Toggles` (`⊕` of two run lists; `⊕`, `\` and `∪` of runs and an array; 16 or more each) | toggle points (run starts and ends + 1), merged by the tier's `array::xor`; for `\` the values the tier's `run_array_intersect` finds inside the runs, for `∪` those its `array_run_difference` finds outside | (the tier's) | (the tier's) | (the tier's) |
 //! | `in_place::*` (in-place merges of scratch arrays, walks of bits and runs) | scalar | – | – | – |
 //! | `prefetch::read_soon` (a cache hint for the next set's container, 256 bytes or more) | none | none | `prefetcht0` per line (SSE, so every x86_64, not dispatched) | (AVX2) |
 //! | `values::fill_consecutive` | vectorized loop (SSE2 / NEON) | 2 per store | 4 per store | 8 per store |

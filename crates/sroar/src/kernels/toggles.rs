@@ -19,7 +19,8 @@ pub struct Toggles {
     a: Vec<[u8; 2]>,
     b: Vec<[u8; 2]>,
     x: Vec<u16>,
-    /// The array's values inside the runs, for the difference.
+    /// The array's values inside the runs (for the difference) or outside
+    /// them (for the union).
     inside: Vec<u16>,
     k: &'static Kernels,
 }
@@ -53,7 +54,7 @@ impl Toggles {
     /// nothing appended) when a list's runs touch or overlap, which only the
     /// walk in [`super::run::xor`] accepts.
     pub fn run_xor(&mut self, a: &[[u8; 4]], b: &[[u8; 4]], out: &mut Vec<(u16, u16)>) -> bool {
-        if !of_runs(a, &mut self.a) || !of_runs(b, &mut self.b) {
+        if !of_runs(self.k, a, &mut self.a) || !of_runs(self.k, b, &mut self.b) {
             return false;
         }
         self.finish(out);
@@ -88,13 +89,43 @@ impl Toggles {
         done
     }
 
+    /// `runs ∪ array`, as [`Toggles::run_xor`]: `runs ⊕ (array \ runs)`, the
+    /// values outside the runs found by the tier's blocks, then merged in as
+    /// toggle points.
+    pub fn run_array_union(
+        &mut self,
+        runs: &[[u8; 4]],
+        values: &[[u8; 2]],
+        out: &mut Vec<(u16, u16)>,
+    ) -> bool {
+        let mut outside = core::mem::take(&mut self.inside);
+        outside.clear();
+        (self.k.array_run_difference)(values, runs, &mut outside);
+        let done = if outside.is_empty() {
+            // The runs hold every value (common in sorted columns): they are
+            // the union, when valid.
+            let valid = (self.k.run_checked_card)(runs).is_some();
+            if valid {
+                out.extend(runs.iter().map(|r| {
+                    let (s, e) = bounds(*r);
+                    (s as u16, (e - s) as u16)
+                }));
+            }
+            valid
+        } else {
+            self.xor_values(runs, outside.iter().copied(), out)
+        };
+        self.inside = outside;
+        done
+    }
+
     fn xor_values(
         &mut self,
         runs: &[[u8; 4]],
         values: impl ExactSizeIterator<Item = u16>,
         out: &mut Vec<(u16, u16)>,
     ) -> bool {
-        if !of_runs(runs, &mut self.a) {
+        if !of_runs(self.k, runs, &mut self.a) {
             return false;
         }
         of_array(values, &mut self.b);
@@ -110,24 +141,26 @@ impl Toggles {
 }
 
 /// Replaces `out` with the toggle points of `runs`; `false` unless each run
-/// starts past the end of the one before, by at least one value.
-fn of_runs(runs: &[[u8; 4]], out: &mut Vec<[u8; 2]>) -> bool {
+/// ends by 65535 and starts past the end of the one before, by at least one
+/// value (the check of stored run lists, `k.run_checked_card`).
+fn of_runs(k: &Kernels, runs: &[[u8; 4]], out: &mut Vec<[u8; 2]>) -> bool {
+    if (k.run_checked_card)(runs).is_none() {
+        return false;
+    }
     out.clear();
     out.resize(2 * runs.len(), [0; 2]);
-    // Each start must be at or above the previous run's end + 2.
-    let (mut floor, mut separated) = (0u32, true);
     for (d, r) in out.as_chunks_mut::<2>().0.iter_mut().zip(runs) {
-        let (s, e) = bounds(*r);
-        separated &= s >= floor;
-        floor = e + 2;
-        *d = [(s as u16).to_le_bytes(), ((e + 1) as u16).to_le_bytes()];
+        // `start | len_minus_1 << 16` becomes `start | (start + len) << 16`
+        // in one 32-bit add, which the compiler vectorizes.
+        let x = u32::from_le_bytes(*r);
+        let [a, b, c, e] = x.wrapping_add(x << 16).wrapping_add(1 << 16).to_le_bytes();
+        *d = [[a, b], [c, e]];
     }
-    // The last run may end at 65535, whose end point is dropped; any other run
-    // that does so is caught by the next start.
-    if floor == 65537 {
+    // The point past a run that ends at 65535 (only the last can) is dropped.
+    if runs.last().is_some_and(|r| bounds(*r).1 == 65535) {
         out.pop();
     }
-    separated
+    true
 }
 
 /// Replaces `out` with the toggle points of a strictly increasing array: the

@@ -1,10 +1,11 @@
 //! Union of two views.
 
-use super::pair::{is_full, same, union_writer, Scratch, Slices};
+use super::pair::{is_full, same, toggles, union_writer, Scratch, Slices};
 use super::walk::{merge, seek, Step};
 use crate::container::bitmap::BITMAP_BYTES;
 use crate::container::{Container, ARRAY_MAX};
 use crate::kernels::bitmap::BitOp;
+use crate::kernels::toggles::MIN_LEN;
 use crate::kernels::{array, array_bitmap, bitmap, run};
 use crate::view::RoaringView;
 use crate::writer::{CapacityError, Splice, Writer};
@@ -104,7 +105,11 @@ pub(crate) fn or_into(
         }
         (Slices::Array(x), Slices::Run(y)) | (Slices::Run(y), Slices::Array(x)) => {
             s.runs.clear();
-            run::run_array_union(y, x, &mut s.runs);
+            let toggled = y.len().min(x.len()) >= MIN_LEN
+                && toggles(&mut s.toggles).run_array_union(y, x, &mut s.runs);
+            if !toggled {
+                run::run_array_union(y, x, &mut s.runs);
+            }
             w.push_maximal_runs(key, &s.runs);
         }
         (Slices::Bitmap(x), Slices::Bitmap(y)) => {
