@@ -355,7 +355,11 @@ fn check_toggle_difference(r: &[(u16, u16)], values: &[u16]) {
     let union = set_to_runs(&sr.union(&sv).copied().collect());
     type Op = fn(&mut Toggles, &[[u8; 4]], &[[u8; 2]], &mut Vec<(u16, u16)>) -> bool;
     let ops = [
-        ("difference", Toggles::run_array_difference as Op, &difference),
+        (
+            "difference",
+            Toggles::run_array_difference as Op,
+            &difference,
+        ),
         ("union", Toggles::run_array_union as Op, &union),
     ];
     for (tier, k) in tiers() {
