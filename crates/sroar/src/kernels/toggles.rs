@@ -2,8 +2,11 @@
 //! run's start and the value past its end. The toggle points of `a ⊕ b` are
 //! the symmetric difference of those of `a` and `b`, so a symmetric difference
 //! of run lists (or of runs and an array) is one merge of sorted `u16` lists,
-//! which the dispatched array kernel does with SIMD, instead of a walk whose
-//! every step branches on which input comes next.
+//! which the tier's array kernel does with SIMD, instead of a walk whose
+//! every step branches on which input comes next. The difference and the
+//! union of runs and an array become such a merge too, once the tier's run
+//! blocks have picked the array's values inside the runs (`runs ⊕ (runs ∩
+//! array)`) or outside them (`runs ⊕ (array \ runs)`).
 //!
 //! The point 65536 (past a run that ends at 65535) does not fit in a `u16`, and
 //! is dropped: toggles are paired from the left, so an odd count means that
@@ -14,7 +17,7 @@ use super::scalar::run::bounds;
 use super::table::Kernels;
 
 /// Buffers for the toggle points of both inputs, kept between containers, and
-/// the array kernel that merges them.
+/// the tier whose kernels pick the values and merge the points.
 pub struct Toggles {
     a: Vec<[u8; 2]>,
     b: Vec<[u8; 2]>,
