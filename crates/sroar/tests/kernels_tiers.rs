@@ -409,6 +409,43 @@ fn run_array_blocks_and_edges() {
     }
 }
 
+#[test]
+fn set_into_spread_and_packed_runs() {
+    // Runs far apart (set without a branch per run) and packed several to a word
+    // (set with one), each in one word, across a boundary, over many words, and
+    // at 0 and 65535; ORed into bitmaps empty, sparse and full of holes.
+    let lists: Vec<Vec<(u16, u16)>> = vec![
+        vec![(0, 0)],
+        vec![(65535, 0)],
+        vec![(0, 0), (65535, 0)],
+        vec![(0, 65535)],
+        vec![(60, 7), (1000, 0), (4095, 1), (8000, 200), (65472, 63)],
+        vec![(63, 1), (127, 0), (30000, 3000), (65534, 1)],
+        (0..200u16).map(|k| (k * 300 + 62, k % 5)).collect(),
+        (0..3000u16).map(|k| (k * 20 + 3, k % 4)).collect(),
+        (0..1000u16).map(|k| (k * 64 + 60, 8)).collect(),
+        (0..500u16).map(|k| (k * 131, 70)).collect(),
+    ];
+    let backgrounds: Vec<Vec<u64>> = vec![
+        vec![0; 1024],
+        (0..1024u64)
+            .map(|i| if i % 7 == 0 { 1 << (i % 64) } else { 0 })
+            .collect(),
+        (0..1024u64)
+            .map(|i| !(0x8000_0000_0000_0001u64 >> (i % 3)))
+            .collect(),
+    ];
+    for r in &lists {
+        let buf = Buf::runs(r);
+        for bg in &backgrounds {
+            let mut words: [u64; 1024] = bg.as_slice().try_into().unwrap();
+            run::set_into(buf.a4(), &mut words);
+            let want: BTreeSet<u16> = words_to_set(bg).union(&runs_to_set(r)).copied().collect();
+            assert_eq!(words_to_set(&words), want, "{:?}", &r[..r.len().min(4)]);
+        }
+    }
+}
+
 fn is_maximal(r: &[(u16, u16)]) -> bool {
     r.windows(2)
         .all(|w| u32::from(w[1].0) > u32::from(w[0].0) + u32::from(w[0].1) + 1)
