@@ -240,8 +240,7 @@ pub(super) fn to_array(w: &[u64; WORDS], out: &mut Vec<u16>) {
     // Below about 8 bits per 512-bit group a compress per half-word costs more
     // than a `tzcnt` per bit.
     if bits < SPARSE_BITS {
-        out.reserve(bits);
-        return crate::kernels::scalar::bitmap::to_array(w, out);
+        return crate::kernels::scalar::bitmap::to_array_counted(w, bits, out);
     }
     let cap = bits + 32;
     out.reserve(cap);
