@@ -56,6 +56,9 @@ struct Entry {
     start: u32,
 }
 
+/// Bytes of capacity kept past the reservation (see [`Writer::claim`]).
+const HEAD_SLACK: usize = 16;
+
 /// Room for a directory from which the writer asks the allocator for zeroed
 /// memory rather than writing the zeros itself.
 const ZEROED_PREFIX: usize = 1 << 20;
@@ -104,7 +107,10 @@ impl Writer {
     /// Takes the room reserved, before the first container is pushed.
     #[cold]
     fn claim(&mut self, r: Reservation) {
-        let capacity = r.prefix.saturating_add(r.payload_bytes);
+        // A few bytes more than reserved: a head a little longer than expected
+        // (a result whose smallest value or payload outgrew the expected field
+        // widths) then grows in place in `into_vec`, without a reallocation.
+        let capacity = r.prefix.saturating_add(r.payload_bytes).saturating_add(HEAD_SLACK);
         self.arena = if r.prefix < ZEROED_PREFIX {
             let mut arena = spare::take(capacity).unwrap_or_else(|| Vec::with_capacity(capacity));
             arena.resize(r.prefix, 0);
