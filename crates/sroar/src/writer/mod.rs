@@ -525,9 +525,10 @@ impl Writer {
         self.plan().head_len() == self.prefix
     }
 
-    /// The encoded buffer. When the directory fits the room reserved by
-    /// [`Writer::with_capacity`] (always, unless more containers were pushed than
-    /// announced), this is the writer's own buffer: the payloads are not copied.
+    /// The encoded buffer, which is the writer's own: the payloads stay where
+    /// they are when the directory fills the room reserved by
+    /// [`Writer::with_capacity`] exactly, and move once when it is shorter or
+    /// longer.
     pub fn into_vec(mut self) -> Result<Vec<u8>, CapacityError> {
         if self.entries.is_empty() {
             // No directory to lay out (an empty intersection or difference).
