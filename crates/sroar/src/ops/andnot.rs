@@ -26,7 +26,7 @@ pub fn andnot_writer(a: RoaringView<'_>, b: RoaringView<'_>) -> Writer {
     }
     let mut s = Scratch::new();
     merge(a, b, |step| match step {
-        Step::Left(x) => w.push_container(x.key, x.c),
+        Step::Left(x) => w.push_counted_container(x.key, x.c, x.card),
         Step::Right(_) => {}
         Step::Both(x, y) => andnot_into(x.key, x.c, y.c, &mut w, &mut s),
     });
@@ -76,6 +76,7 @@ pub(crate) fn andnot_into(
     if same(a, b) || is_full(b) {
         return;
     }
+    s.ready();
     match (Slices::of(a), Slices::of(b)) {
         (Slices::Array(x), Slices::Array(y)) => {
             s.lows.clear();

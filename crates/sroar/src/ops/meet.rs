@@ -66,23 +66,26 @@ pub(crate) struct Write<'w> {
 impl Meet for Write<'_> {
     type Out = ();
 
-    fn whole(&mut self, key: u64, c: Container<'_>, _card: u32) {
-        self.w.push_container(key, c);
+    fn whole(&mut self, key: u64, c: Container<'_>, card: u32) {
+        self.w.push_counted_container(key, c, card);
     }
 
     fn arrays(&mut self, key: u64, x: &[[u8; 2]], y: &[[u8; 2]]) {
+        self.s.ready();
         self.s.lows.clear();
         array::intersect(x, y, &mut self.s.lows);
         self.w.push_sorted_lows(key, &self.s.lows);
     }
 
     fn array_bitmap(&mut self, key: u64, x: &[[u8; 2]], y: &[[u8; 8]]) {
+        self.s.ready();
         self.s.lows.clear();
         array_bitmap::intersect(x, y, &mut self.s.lows);
         self.w.push_sorted_lows(key, &self.s.lows);
     }
 
     fn array_run(&mut self, key: u64, x: &[[u8; 2]], y: &[[u8; 4]]) {
+        self.s.ready();
         self.s.lows.clear();
         run::run_array_intersect(y, x, &mut self.s.lows);
         self.w.push_sorted_lows(key, &self.s.lows);
@@ -105,6 +108,7 @@ impl Meet for Write<'_> {
     }
 
     fn runs(&mut self, key: u64, x: &[[u8; 4]], y: &[[u8; 4]]) {
+        self.s.ready();
         self.s.runs.clear();
         run::intersect(x, y, &mut self.s.runs);
         self.w.push_maximal_runs(key, &self.s.runs);

@@ -18,7 +18,7 @@ pub fn or_writer(a: RoaringView<'_>, b: RoaringView<'_>) -> Writer {
     let mut w = union_writer(a, b);
     let mut s = Scratch::new();
     merge(a, b, |step| match step {
-        Step::Left(x) | Step::Right(x) => w.push_container(x.key, x.c),
+        Step::Left(x) | Step::Right(x) => w.push_counted_container(x.key, x.c, x.card),
         Step::Both(x, y) => or_into(x.key, x.c, y.c, &mut w, &mut s),
     });
     w
@@ -84,6 +84,7 @@ pub(crate) fn or_into(
     if is_full(b) {
         return w.push_container(key, b);
     }
+    s.ready();
     match (Slices::of(a), Slices::of(b)) {
         (Slices::Array(x), Slices::Array(y)) if x.len() + y.len() > ARRAY_MAX as usize => {
             // Probably a bitmap: set both arrays' bits instead of merging them.

@@ -2,6 +2,7 @@
 //! operations share, and the mixed helpers the kernels do not provide.
 
 use core::ops::ControlFlow;
+use std::cell::Cell;
 
 use super::walk::common_at;
 use crate::container::bitmap::{BITMAP_BYTES, WORDS};
@@ -51,7 +52,8 @@ pub(crate) fn same(a: Container<'_>, b: Container<'_>) -> bool {
 }
 
 /// Reusable buffers of the producing operations, so that a whole operation
-/// allocates them once.
+/// allocates them once, and an operation that follows on the same thread not at
+/// all: see [`Scratch::ready`].
 pub(crate) struct Scratch {
     /// Array results.
     pub(crate) lows: Vec<u16>,
@@ -64,20 +66,76 @@ pub(crate) struct Scratch {
     /// since building them in every call cost the operations on small sets
     /// 5-15%.
     pub(crate) toggles: Option<Toggles>,
+    /// Whether the buffers came from [`KEPT`], and go back there when dropped.
+    kept: bool,
 }
 
+/// The buffers of the last [`Scratch`] dropped on this thread. On sets of a few
+/// containers the allocator was a fifth of a pairwise operation's time
+/// (`perf` of dimension_003's unions): three blocks each, of sizes that vary
+/// from call to call, so that its per-size caches missed.
+#[derive(Default)]
+struct Kept {
+    lows: Vec<u16>,
+    runs: Vec<(u16, u16)>,
+    words: Option<Box<[u64; WORDS]>>,
+}
+
+std::thread_local! {
+    static KEPT: Cell<Kept> = const {
+        Cell::new(Kept {
+            lows: Vec::new(),
+            runs: Vec::new(),
+            words: None,
+        })
+    };
+}
+
+/// Buffers larger than this are freed rather than kept, so that what a thread
+/// keeps stays small whatever it met.
+const KEEP_BYTES: usize = 64 << 10;
+
 impl Scratch {
+    /// Empty buffers; nothing is allocated nor taken from [`KEPT`] until
+    /// [`Scratch::ready`].
     pub(crate) fn new() -> Self {
         Scratch {
             lows: Vec::new(),
             runs: Vec::new(),
             words: None,
             toggles: None,
+            kept: false,
+        }
+    }
+
+    /// Takes the buffers kept on this thread, once per operation, before the
+    /// first container pair that uses them: an operation whose containers are
+    /// all copied (disjoint keys) never touches the thread's state.
+    #[inline]
+    pub(crate) fn ready(&mut self) {
+        if !self.kept {
+            self.take_kept();
+        }
+    }
+
+    #[inline(never)]
+    fn take_kept(&mut self) {
+        let k = KEPT.try_with(Cell::take).unwrap_or_default();
+        self.kept = true;
+        if self.lows.capacity() == 0 {
+            self.lows = k.lows;
+        }
+        if self.runs.capacity() == 0 {
+            self.runs = k.runs;
+        }
+        if self.words.is_none() {
+            self.words = k.words;
         }
     }
 
     /// The scratch bitmap (its contents are whatever the last user left).
     pub(crate) fn words(&mut self) -> &mut [u64; WORDS] {
+        self.ready();
         self.words.get_or_insert_with(|| Box::new([0; WORDS]))
     }
 
@@ -86,6 +144,36 @@ impl Scratch {
         let words = self.words();
         load_words(words, bitmap);
         words
+    }
+}
+
+impl Drop for Scratch {
+    #[inline]
+    fn drop(&mut self) {
+        if self.kept {
+            self.give_back();
+        }
+    }
+}
+
+impl Scratch {
+    #[inline(never)]
+    fn give_back(&mut self) {
+        let mut k = Kept {
+            lows: core::mem::take(&mut self.lows),
+            runs: core::mem::take(&mut self.runs),
+            words: self.words.take(),
+        };
+        if k.lows.capacity() * 2 > KEEP_BYTES {
+            k.lows = Vec::new();
+        }
+        if k.runs.capacity() * 4 > KEEP_BYTES {
+            k.runs = Vec::new();
+        }
+        k.lows.clear();
+        k.runs.clear();
+        // What was kept before (by a scratch that overlapped this one) is freed.
+        let _ = KEPT.try_with(|c| c.set(k));
     }
 }
 
@@ -282,5 +370,27 @@ mod tests {
         assert_eq!(payload_bound(10, 400), 20);
         assert_eq!(payload_bound(100_000, 4), 4);
         assert_eq!(payload_bound(100_000, 100_000), BITMAP_BYTES);
+    }
+
+    #[test]
+    fn scratch_buffers_go_back_emptied_and_bounded() {
+        let mut s = Scratch::new();
+        s.ready();
+        s.lows.extend([1, 2, 3]);
+        s.runs.push((4, 5));
+        s.words()[0] = 9;
+        drop(s);
+        let mut next = Scratch::new();
+        assert_eq!(next.lows.capacity(), 0, "nothing is taken before ready");
+        next.ready();
+        assert!(next.lows.is_empty() && next.lows.capacity() >= 3);
+        assert!(next.runs.is_empty() && next.runs.capacity() >= 1);
+        assert_eq!(next.words()[0], 9, "the bitmap is kept as it was left");
+        next.lows.reserve(KEEP_BYTES);
+        drop(next);
+        let mut last = Scratch::new();
+        last.ready();
+        assert_eq!(last.lows.capacity(), 0, "too large to keep");
+        assert!(last.runs.capacity() >= 1);
     }
 }

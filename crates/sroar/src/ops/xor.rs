@@ -16,7 +16,7 @@ pub fn xor_writer(a: RoaringView<'_>, b: RoaringView<'_>) -> Writer {
     let mut w = union_writer(a, b);
     let mut s = Scratch::new();
     merge(a, b, |step| match step {
-        Step::Left(x) | Step::Right(x) => w.push_container(x.key, x.c),
+        Step::Left(x) | Step::Right(x) => w.push_counted_container(x.key, x.c, x.card),
         Step::Both(x, y) => xor_into(x.key, x.c, y.c, &mut w, &mut s),
     });
     w
@@ -42,6 +42,7 @@ pub(crate) fn xor_into(
     if same(a, b) {
         return;
     }
+    s.ready();
     match (Slices::of(a), Slices::of(b)) {
         (Slices::Array(x), Slices::Array(y)) if x.len() + y.len() > ARRAY_MAX as usize => {
             // Probably a bitmap: flip both arrays' bits instead of merging them.

@@ -94,14 +94,13 @@ impl Writer {
     }
 
     fn with_prefix(containers: usize, prefix: usize, payload_bytes: usize) -> Self {
-        Writer {
-            reserved: Some(Reservation {
-                containers,
-                prefix,
-                payload_bytes,
-            }),
-            ..Self::default()
-        }
+        let mut w = Self::default();
+        w.reserved = Some(Reservation {
+            containers,
+            prefix,
+            payload_bytes,
+        });
+        w
     }
 
     /// Takes the room reserved, before the first container is pushed.
@@ -124,7 +123,7 @@ impl Writer {
             arena
         };
         self.prefix = r.prefix;
-        self.entries = Vec::with_capacity(r.containers);
+        self.entries = spare::take_entries(r.containers);
     }
 
     /// Payload bytes pushed so far (and kept: see `finish`).
@@ -412,14 +411,25 @@ impl Writer {
     /// # Panics
     /// If the key order is wrong.
     pub fn push_container(&mut self, key: u64, c: Container<'_>) {
-        let (Some(lo), Some(hi)) = (c.min(), c.max()) else {
-            return;
-        };
+        if !c.is_empty() {
+            self.push_counted_container(key, c, c.len() as u32);
+        }
+    }
+
+    /// [`Writer::push_container`] of a non-empty container of `card` values, as
+    /// its directory entry says: a run container's count is otherwise a pass
+    /// over its runs.
+    pub(crate) fn push_counted_container(&mut self, key: u64, c: Container<'_>, card: u32) {
+        debug_assert_eq!(card as usize, c.len());
+        debug_assert!(card > 0);
         self.begin(key);
-        let card = c.len() as u32;
         debug_assert_eq!(canonical_kind(card, c.count_runs()), c.kind());
         let start = self.payload_len();
+        // The bounds are read after the copy, which has brought the payload into
+        // the cache: read before it, a large array's last value was a cache miss
+        // of its own (71% of this function on census1881's differences).
         self.arena.extend_from_slice(c.as_bytes());
+        let (lo, hi) = (c.min().unwrap_or(0), c.max().unwrap_or(0));
         self.finish(key, c.kind(), card, start, lo, hi);
     }
 
@@ -561,6 +571,15 @@ impl Writer {
             out.shrink_to_fit();
         }
         Ok(out)
+    }
+}
+
+impl Drop for Writer {
+    #[inline]
+    fn drop(&mut self) {
+        if self.entries.capacity() != 0 {
+            spare::keep_entries(core::mem::take(&mut self.entries));
+        }
     }
 }
 

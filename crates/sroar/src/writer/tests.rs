@@ -245,3 +245,26 @@ fn a_kept_buffer_too_small_for_the_next_writer_stays_kept() {
     bigger.recycle(usize::MAX);
     assert!(Writer::spare_bytes() >= 64 * 8192, "the larger one replaces it");
 }
+
+#[test]
+fn only_short_entry_lists_are_kept_for_the_next_writer() {
+    let mut long = Writer::new();
+    for key in 0..5000 {
+        long.push_sorted_lows(key, &[7]);
+    }
+    let bytes = long.into_vec().unwrap();
+    assert_eq!(spare::kept_entries(), 0, "5000 entries are freed");
+    let mut short = Writer::with_capacity(3, 6);
+    short.push_sorted_lows(9, &[1, 2]);
+    drop(short);
+    let kept = spare::kept_entries();
+    assert!(kept >= 3, "kept {kept}");
+    // The next writer starts from the kept list, emptied.
+    let mut next = Writer::with_capacity(2, 4);
+    next.push_sorted_lows(4, &[5]);
+    assert_eq!(spare::kept_entries(), 0, "taken");
+    assert_eq!(next.container_count(), 1);
+    let v = next.into_vec().unwrap();
+    assert_eq!(RoaringView::from_bytes(&v).unwrap().iter().collect::<Vec<_>>(), [4 << 16 | 5]);
+    assert_eq!(RoaringView::from_bytes(&bytes).unwrap().len(), 5000);
+}
