@@ -2,7 +2,7 @@
 //! operations share, and the mixed helpers the kernels do not provide.
 
 use core::ops::ControlFlow;
-use std::cell::Cell;
+use std::cell::RefCell;
 
 use super::walk::common_at;
 use crate::container::bitmap::{BITMAP_BYTES, WORDS};
@@ -74,7 +74,6 @@ pub(crate) struct Scratch {
 /// containers the allocator was a fifth of a pairwise operation's time
 /// (`perf` of dimension_003's unions): three blocks each, of sizes that vary
 /// from call to call, so that its per-size caches missed.
-#[derive(Default)]
 struct Kept {
     lows: Vec<u16>,
     runs: Vec<(u16, u16)>,
@@ -82,8 +81,8 @@ struct Kept {
 }
 
 std::thread_local! {
-    static KEPT: Cell<Kept> = const {
-        Cell::new(Kept {
+    static KEPT: RefCell<Kept> = const {
+        RefCell::new(Kept {
             lows: Vec::new(),
             runs: Vec::new(),
             words: None,
@@ -120,17 +119,16 @@ impl Scratch {
 
     #[inline(never)]
     fn take_kept(&mut self) {
-        let k = KEPT.try_with(Cell::take).unwrap_or_default();
         self.kept = true;
-        if self.lows.capacity() == 0 {
-            self.lows = k.lows;
-        }
-        if self.runs.capacity() == 0 {
-            self.runs = k.runs;
-        }
-        if self.words.is_none() {
-            self.words = k.words;
-        }
+        // Swapped field by field: moving the three buffers as one value went
+        // through the stack, where a wide load of narrow stores stalled.
+        let _ = KEPT.try_with(|kept| {
+            if let Ok(mut k) = kept.try_borrow_mut() {
+                core::mem::swap(&mut self.lows, &mut k.lows);
+                core::mem::swap(&mut self.runs, &mut k.runs);
+                core::mem::swap(&mut self.words, &mut k.words);
+            }
+        });
     }
 
     /// The scratch bitmap (its contents are whatever the last user left).
@@ -159,21 +157,21 @@ impl Drop for Scratch {
 impl Scratch {
     #[inline(never)]
     fn give_back(&mut self) {
-        let mut k = Kept {
-            lows: core::mem::take(&mut self.lows),
-            runs: core::mem::take(&mut self.runs),
-            words: self.words.take(),
-        };
-        if k.lows.capacity() * 2 > KEEP_BYTES {
-            k.lows = Vec::new();
-        }
-        if k.runs.capacity() * 4 > KEEP_BYTES {
-            k.runs = Vec::new();
-        }
-        k.lows.clear();
-        k.runs.clear();
-        // What was kept before (by a scratch that overlapped this one) is freed.
-        let _ = KEPT.try_with(|c| c.set(k));
+        // What the slot holds instead (what this scratch had before `ready`, or
+        // what a scratch that overlapped this one kept) is freed with it.
+        let _ = KEPT.try_with(|kept| {
+            if let Ok(mut k) = kept.try_borrow_mut() {
+                if self.lows.capacity() * 2 <= KEEP_BYTES {
+                    self.lows.clear();
+                    core::mem::swap(&mut self.lows, &mut k.lows);
+                }
+                if self.runs.capacity() * 4 <= KEEP_BYTES {
+                    self.runs.clear();
+                    core::mem::swap(&mut self.runs, &mut k.runs);
+                }
+                core::mem::swap(&mut self.words, &mut k.words);
+            }
+        });
     }
 }
 

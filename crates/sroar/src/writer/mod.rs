@@ -123,7 +123,7 @@ impl Writer {
             arena
         };
         self.prefix = r.prefix;
-        self.entries = spare::take_entries(r.containers);
+        spare::take_entries(&mut self.entries, r.containers);
     }
 
     /// Payload bytes pushed so far (and kept: see `finish`).
@@ -578,7 +578,7 @@ impl Drop for Writer {
     #[inline]
     fn drop(&mut self) {
         if self.entries.capacity() != 0 {
-            spare::keep_entries(core::mem::take(&mut self.entries));
+            spare::keep_entries(&mut self.entries);
         }
     }
 }

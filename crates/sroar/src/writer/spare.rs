@@ -11,7 +11,7 @@
 //! - Its directory entries, always, when there are at most [`KEEP_ENTRIES`]:
 //!   they live only until the buffer is written.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 
 use super::{Entry, Writer};
 
@@ -65,7 +65,12 @@ impl Writer {
     /// Bytes held by the buffer kept on this thread.
     #[cfg(test)]
     pub(crate) fn spare_bytes() -> usize {
-        capacity(&SPARE)
+        SPARE.with(|s| {
+            let kept = s.take();
+            let n = kept.capacity();
+            s.set(kept);
+            n
+        })
     }
 }
 
@@ -75,42 +80,41 @@ std::thread_local! {
     /// containers their allocation and free, at sizes that vary from call to
     /// call, was a tenth of a pairwise operation (callgrind of dimension_003's
     /// unions).
-    static ENTRIES: Cell<Vec<Entry>> = const { Cell::new(Vec::new()) };
+    static ENTRIES: RefCell<Vec<Entry>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Entries kept longer than this are freed rather than kept.
 const KEEP_ENTRIES: usize = 4096;
 
-/// An empty list of entries with room for `n`, the kept one when there is one.
-pub(super) fn take_entries(n: usize) -> Vec<Entry> {
-    let mut entries = ENTRIES.try_with(Cell::take).unwrap_or_default();
+/// Makes `entries` (a new writer's, empty) the kept list when there is one, with
+/// room for `n`. The lists are swapped in place: moved as values, they went
+/// through the stack, where a wide load of narrow stores stalled.
+pub(super) fn take_entries(entries: &mut Vec<Entry>, n: usize) {
+    let _ = ENTRIES.try_with(|kept| {
+        if let Ok(mut kept) = kept.try_borrow_mut() {
+            core::mem::swap(entries, &mut kept);
+        }
+    });
     entries.clear();
     entries.reserve(n);
-    entries
 }
 
-/// Keeps `entries` for the next writer on this thread (when short enough).
+/// Keeps `entries` for the next writer on this thread (when short enough),
+/// leaving what was kept before in their place, to be freed.
 #[inline(never)]
-pub(super) fn keep_entries(entries: Vec<Entry>) {
+pub(super) fn keep_entries(entries: &mut Vec<Entry>) {
     if entries.capacity() <= KEEP_ENTRIES {
         // During the thread's exit there is nowhere to keep them: they are freed.
-        let _ = ENTRIES.try_with(|kept| kept.set(entries));
+        let _ = ENTRIES.try_with(|kept| {
+            if let Ok(mut kept) = kept.try_borrow_mut() {
+                core::mem::swap(entries, &mut kept);
+            }
+        });
     }
 }
 
 /// Room of the entries kept on this thread.
 #[cfg(test)]
 pub(super) fn kept_entries() -> usize {
-    capacity(&ENTRIES)
-}
-
-/// Room of the list kept in `slot` on this thread.
-#[cfg(test)]
-fn capacity<T>(slot: &'static std::thread::LocalKey<Cell<Vec<T>>>) -> usize {
-    slot.with(|s| {
-        let kept = s.take();
-        let n = kept.capacity();
-        s.set(kept);
-        n
-    })
+    ENTRIES.with_borrow(Vec::capacity)
 }
