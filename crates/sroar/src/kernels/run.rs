@@ -187,37 +187,63 @@ pub fn intersect(a: &[[u8; 4]], b: &[[u8; 4]], out: &mut Vec<(u16, u16)>) {
     });
 }
 
+/// Passes the runs of `a` and `b` to `push` in order of their starts, and
+/// returns the rest of the list that lasts longer.
+///
+/// `x` holds the lower next start; every run of `x` that starts by `y`'s next
+/// one is taken before the lists swap. Sorted data comes in clumps from one
+/// side, so the inner loop's exit is the one unpredictable branch, where a
+/// plain merge pays one for every run.
+#[inline(always)]
+fn merge_by_start<'r>(
+    a: &'r [[u8; 4]],
+    b: &'r [[u8; 4]],
+    mut push: impl FnMut(u32, u32),
+) -> &'r [[u8; 4]] {
+    let (mut x, mut y) = (a, b);
+    if let (Some(&ra), Some(&rb)) = (a.first(), b.first()) {
+        if bounds(rb).0 < bounds(ra).0 {
+            (x, y) = (b, a);
+        }
+    }
+    while let (Some(&rx), Some(&ry)) = (x.first(), y.first()) {
+        let limit = bounds(ry).0;
+        let (s, e) = bounds(rx);
+        push(s, e);
+        let mut k = 1;
+        while let Some(&r) = x.get(k) {
+            let (s, e) = bounds(r);
+            if s > limit {
+                break;
+            }
+            push(s, e);
+            k += 1;
+        }
+        x = &x[k..];
+        std::mem::swap(&mut x, &mut y);
+    }
+    if x.is_empty() {
+        y
+    } else {
+        x
+    }
+}
+
 /// `a ∪ b`.
 pub fn union(a: &[[u8; 4]], b: &[[u8; 4]], out: &mut Vec<(u16, u16)>) {
     let mut sink = Sink::new(out, a.len() + b.len() + 1);
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() || j < b.len() {
-        let take_a = j >= b.len() || (i < a.len() && bounds(a[i]).0 <= bounds(b[j]).0);
-        let (s, e) = if take_a {
-            i += 1;
-            bounds(a[i - 1])
-        } else {
-            j += 1;
-            bounds(b[j - 1])
-        };
-        sink.push(s, e);
-    }
+    let rest = merge_by_start(a, b, |s, e| sink.push(s, e));
+    // What is left is stored runs: the bulk path.
+    sink.push_stored(rest);
 }
 
 /// `a ⊕ b`: the runs of both in order of their starts, each XORed into the
 /// output so far (only the last output run can overlap the next input run).
 pub fn xor(a: &[[u8; 4]], b: &[[u8; 4]], out: &mut Vec<(u16, u16)>) {
     let mut sink = Sink::new(out, a.len() + b.len() + 1);
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() || j < b.len() {
-        let take_a = j >= b.len() || (i < a.len() && bounds(a[i]).0 <= bounds(b[j]).0);
-        let (s, e) = if take_a {
-            i += 1;
-            bounds(a[i - 1])
-        } else {
-            j += 1;
-            bounds(b[j - 1])
-        };
+    let rest = merge_by_start(a, b, |s, e| sink.push_exclusive(s, e));
+    for r in rest {
+        let (s, e) = bounds(*r);
         sink.push_exclusive(s, e);
     }
 }
