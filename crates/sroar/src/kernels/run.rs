@@ -322,13 +322,20 @@ pub fn run_array_intersects(runs: &[[u8; 4]], array: &[[u8; 2]]) -> bool {
     hit
 }
 
+/// Whether [`run_array_union`] walks the array, galloping through the runs:
+/// when the runs outnumber its values more than four times over.
+#[inline(always)]
+pub fn union_is_array_driven(runs: &[[u8; 4]], array: &[[u8; 2]]) -> bool {
+    array_driven(runs, array, 4)
+}
+
 /// `runs ∪ array`: the array's values outside the runs join as one-value runs;
 /// those inside a run are skipped by galloping past its end. A small array
 /// against many runs is walked the other way: galloping through the runs from
 /// one value to the next, and storing the runs in between as one block.
 pub fn run_array_union(runs: &[[u8; 4]], array: &[[u8; 2]], out: &mut Vec<(u16, u16)>) {
     let mut sink = Sink::new(out, runs.len() + array.len() + 1);
-    if array_driven(runs, array, 4) {
+    if union_is_array_driven(runs, array) {
         // The runs between two array values go out as a block.
         let mut j = 0;
         for e in array {

@@ -106,7 +106,11 @@ pub(crate) fn or_into(
         }
         (Slices::Array(x), Slices::Run(y)) | (Slices::Run(y), Slices::Array(x)) => {
             s.runs.clear();
+            // A sparse array against many runs is left to the walk, which
+            // stores the runs between its values in blocks: the toggle points
+            // cost a pass over every run.
             let toggled = y.len().min(x.len()) >= MIN_LEN
+                && !run::union_is_array_driven(y, x)
                 && toggles(&mut s.toggles).run_array_union(y, x, &mut s.runs);
             if !toggled {
                 run::run_array_union(y, x, &mut s.runs);
