@@ -214,8 +214,26 @@ fn check_array_bitmap(a: &[u16], w: &[u64]) {
     assert_eq!(marked(array_bitmap::set_into), union);
     assert_eq!(marked(array_bitmap::clear_from), difference);
     assert_eq!(marked(array_bitmap::flip_into), symmetric);
+    // The bytes form, at an odd offset: the writer sets values in its output,
+    // where a bitmap's payload need not be aligned.
+    let marked_bytes = |f: fn(&[[u8; 2]], &mut [[u8; 8]; 1024])| {
+        let mut t = vec![0u8; 8 * 1024 + 1];
+        for (d, w) in t[1..].chunks_exact_mut(8).zip(&words) {
+            d.copy_from_slice(&w.to_le_bytes());
+        }
+        let (chunks, _) = t[1..].as_chunks_mut::<8>();
+        f(x, chunks.try_into().unwrap());
+        let back: Vec<u64> = chunks.iter().map(|c| u64::from_le_bytes(*c)).collect();
+        words_to_set(&back)
+    };
+    assert_eq!(marked_bytes(array_bitmap::set_into_bytes), union);
     for (tier, k) in tiers() {
         assert_eq!(marked(k.array_bitmap_set_into), union, "{tier} set_into");
+        assert_eq!(
+            marked_bytes(k.array_bitmap_set_into_bytes),
+            union,
+            "{tier} set_into_bytes"
+        );
         assert_eq!(
             marked(k.array_bitmap_clear_from),
             difference,

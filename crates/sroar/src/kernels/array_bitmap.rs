@@ -40,6 +40,12 @@ pub fn set_into(array: &[[u8; 2]], words: &mut [u64; WORDS]) {
     (kernels().array_bitmap_set_into)(array, words)
 }
 
+/// Sets the values of `array` in the serialized bitmap `words`.
+#[inline]
+pub fn set_into_bytes(array: &[[u8; 2]], words: &mut [[u8; 8]; WORDS]) {
+    (kernels().array_bitmap_set_into_bytes)(array, words)
+}
+
 /// Clears the values of `array` from `words`.
 #[inline]
 pub fn clear_from(array: &[[u8; 2]], words: &mut [u64; WORDS]) {

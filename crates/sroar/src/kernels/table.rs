@@ -100,6 +100,8 @@ pub type BitmapCountFn = fn(BitOp, &[[u8; 8]], &[[u8; 8]]) -> u32;
 pub type BitmapTestFn = fn(&[[u8; 8]], &[[u8; 8]]) -> bool;
 /// `fn(array, words)` that sets, clears or flips the array's values in `words`.
 pub type ArrayMarkFn = fn(&[[u8; 2]], &mut [u64; 1024]);
+/// [`ArrayMarkFn`] on a serialized bitmap's bytes.
+pub type ArrayMarkBytesFn = fn(&[[u8; 2]], &mut [[u8; 8]; 1024]);
 /// `fn(words, base, out) -> (words consumed, values written)` of [`values::bits_into`](super::values::bits_into).
 pub type BitsIntoFn = fn(&[[u8; 8]], u64, &mut [u64]) -> (usize, usize);
 
@@ -155,6 +157,8 @@ pub struct Kernels {
     pub array_run_difference: ArrayRunOpFn,
     /// [`array_bitmap::set_into`].
     pub array_bitmap_set_into: ArrayMarkFn,
+    /// [`array_bitmap::set_into_bytes`].
+    pub array_bitmap_set_into_bytes: ArrayMarkBytesFn,
     /// [`array_bitmap::clear_from`].
     pub array_bitmap_clear_from: ArrayMarkFn,
     /// [`array_bitmap::flip_into`].
@@ -186,6 +190,7 @@ pub static SCALAR: Kernels = Kernels {
     run_array_count: scalar::run::array_count,
     array_run_difference: scalar::run::array_difference,
     array_bitmap_set_into: scalar::array_bitmap::set_into,
+    array_bitmap_set_into_bytes: scalar::array_bitmap::set_into_bytes,
     array_bitmap_clear_from: scalar::array_bitmap::clear_from,
     array_bitmap_flip_into: scalar::array_bitmap::flip_into,
 };

@@ -100,9 +100,9 @@ pub(crate) fn or_into(
             w.push_sorted_lows(key, &s.lows);
         }
         (Slices::Array(x), Slices::Bitmap(y)) | (Slices::Bitmap(y), Slices::Array(x)) => {
-            let words = s.load(y);
-            array_bitmap::set_into(x, words);
-            w.push_bitmap(key, words);
+            w.push_bitmap_with(key, y, |words| {
+                array_bitmap::set_into_bytes(x, words)
+            });
         }
         (Slices::Array(x), Slices::Run(y)) | (Slices::Run(y), Slices::Array(x)) => {
             s.runs.clear();

@@ -211,17 +211,7 @@ impl Writer {
                 }
                 self.put_words(&words);
             }
-            Kind::Run => {
-                self.arena.reserve(4 * nruns as usize);
-                let mut run_start = lo;
-                for w in lows.windows(2) {
-                    if w[1] != w[0] + 1 {
-                        self.put_run(run_start, w[0]);
-                        run_start = w[1];
-                    }
-                }
-                self.put_run(run_start, hi);
-            }
+            Kind::Run => self.put_lows_as_runs(lows, nruns as usize),
         }
         self.finish(key, kind, card, start, lo, hi);
     }
@@ -256,6 +246,44 @@ impl Writer {
             return;
         }
         self.push_bitmap_counts(key, words, card, kernels::bitmap::count_runs(words));
+    }
+
+    /// Pushes the serialized bitmap `base` as changed by `set` (which may only
+    /// add values): `base` is copied into the output once, and `set` works on
+    /// that copy, where a scratch bitmap cost a copy in and a copy out (a tenth of
+    /// census-income's unions). A result whose canonical kind is not a bitmap is
+    /// taken back out and stored in its kind.
+    pub(crate) fn push_bitmap_with(
+        &mut self,
+        key: u64,
+        base: &[[u8; 8]],
+        set: impl FnOnce(&mut [[u8; 8]; WORDS]),
+    ) {
+        self.begin(key);
+        let start = self.payload_len();
+        let at = self.arena.len();
+        self.arena.extend_from_slice(base.as_flattened());
+        let words: &mut [[u8; 8]; WORDS] = self.arena[at..]
+            .as_chunks_mut::<8>()
+            .0
+            .try_into()
+            .expect("a bitmap has 1024 words");
+        set(words);
+        let (card, nruns) = kernels::bitmap::card_and_runs(words);
+        if canonical_kind(card, nruns) != Kind::Bitmap {
+            let mut back = [0u64; WORDS];
+            for (d, w) in back.iter_mut().zip(words.iter()) {
+                *d = u64::from_le_bytes(*w);
+            }
+            self.arena.truncate(at);
+            return self.push_bitmap_counts(key, &back, card, nruns);
+        }
+        let first = words.iter().position(|w| *w != [0; 8]).unwrap_or(0);
+        let last = words.iter().rposition(|w| *w != [0; 8]).unwrap_or(0);
+        let lo = (64 * first) as u16 + u64::from_le_bytes(words[first]).trailing_zeros() as u16;
+        let hi =
+            (64 * last) as u16 + (63 - u64::from_le_bytes(words[last]).leading_zeros()) as u16;
+        self.finish(key, Kind::Bitmap, card, start, lo, hi);
     }
 
     /// [`Writer::push_bitmap`] with the cardinality and the number of runs known.
@@ -482,10 +510,28 @@ impl Writer {
         }
     }
 
-    fn put_run(&mut self, s: u16, e: u16) {
-        let (s, l) = (s.to_le_bytes(), (e - s).to_le_bytes());
-        self.arena.extend_from_slice(&[s[0], s[1], l[0], l[1]]);
+    /// Writes strictly ascending `lows`, which form `nruns` maximal runs, as
+    /// runs. Branch-free: every value rewrites the current run, and a gap moves
+    /// to the next one, where a branch per value mispredicted at every
+    /// irregular gap (the loop was 4% of census-income's unions).
+    fn put_lows_as_runs(&mut self, lows: &[u16], nruns: usize) {
+        let at = self.arena.len();
+        self.arena.resize(at + 4 * nruns, 0);
+        let (dst, _) = self.arena[at..].as_chunks_mut::<4>();
+        let (mut j, mut start, mut prev) = (0, lows[0], lows[0]);
+        for &v in &lows[1..] {
+            let gap = v != prev.wrapping_add(1);
+            // `j` counts the gaps before `v`, fewer than `nruns`.
+            let (s, l) = (start.to_le_bytes(), (prev - start).to_le_bytes());
+            dst[j] = [s[0], s[1], l[0], l[1]];
+            j += usize::from(gap);
+            start = if gap { v } else { start };
+            prev = v;
+        }
+        let (s, l) = (start.to_le_bytes(), (prev - start).to_le_bytes());
+        dst[j] = [s[0], s[1], l[0], l[1]];
     }
+
 
     /// Where the payload of entry `j` ends, within the payloads.
     fn entry_end(&self, j: usize) -> usize {

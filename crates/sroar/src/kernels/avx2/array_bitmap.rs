@@ -25,3 +25,13 @@ macro_rules! with_bmi2 {
 }
 
 with_bmi2!(set_into, clear_from, flip_into);
+
+pub(super) fn set_into_bytes(array: &[[u8; 2]], words: &mut [[u8; 8]; WORDS]) {
+    #[target_feature(enable = "bmi1,bmi2")]
+    fn inner(array: &[[u8; 2]], words: &mut [[u8; 8]; WORDS]) {
+        scalar::set_into_bytes(array, words)
+    }
+    // SAFETY: only reachable through the AVX2 table, which the dispatcher
+    // hands out only after detecting the enabled features.
+    unsafe { inner(array, words) }
+}

@@ -37,6 +37,7 @@ static TABLE: Kernels = Kernels {
     run_array_count: super::scalar::run::array_count,
     array_run_difference: super::scalar::run::array_difference,
     array_bitmap_set_into: array_bitmap::set_into,
+    array_bitmap_set_into_bytes: array_bitmap::set_into_bytes,
     array_bitmap_clear_from: array_bitmap::clear_from,
     array_bitmap_flip_into: array_bitmap::flip_into,
 };

@@ -69,6 +69,17 @@ pub fn set_into(array: &[[u8; 2]], words: &mut [u64; WORDS]) {
     }
 }
 
+/// [`set_into`] on a serialized bitmap's bytes (little-endian words, at any
+/// alignment): the writer sets the values straight into its output.
+#[inline(always)]
+pub fn set_into_bytes(array: &[[u8; 2]], words: &mut [[u8; 8]; WORDS]) {
+    for e in array {
+        let v = u16::from_le_bytes(*e);
+        let w = &mut words[(v >> 6) as usize];
+        *w = (u64::from_le_bytes(*w) | 1 << (v & 63)).to_le_bytes();
+    }
+}
+
 /// Clears the values of `array` from `words`.
 #[inline(always)]
 pub fn clear_from(array: &[[u8; 2]], words: &mut [u64; WORDS]) {
