@@ -143,6 +143,25 @@ fn expected_shapes_give_the_same_bytes() {
     assert_eq!(v.len(), card);
 }
 
+/// A union's expected payload is its inputs' sum, which can pass what its
+/// containers can hold: 16 bitmaps end below 2^17 bytes of offsets, where
+/// 2-byte offsets stop, however large the sum. The expectation is then still
+/// exact, and `into_vec` moves nothing.
+#[test]
+fn expected_offsets_are_bounded_by_the_containers() {
+    let words: [u64; WORDS] = core::array::from_fn(|i| 0x5555_5555_5555_5555 ^ i as u64);
+    let mut w = Writer::new();
+    for key in 0..16 {
+        w.push_bitmap(key, &words);
+    }
+    let head = w.plan().head_len();
+    let (payload, card, min, max) = (w.payload_len(), w.len(), w.min, w.max);
+    assert_eq!(payload, 16 * 8192);
+    for sum in [payload, payload + 2, 2 * payload, 40 * payload] {
+        assert_eq!(head_len_expected(16, sum, card, min, max), head, "{sum}");
+    }
+}
+
 #[test]
 #[should_panic(expected = "pushed after")]
 fn keys_must_increase() {
