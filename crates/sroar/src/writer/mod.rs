@@ -399,14 +399,7 @@ impl Writer {
         let kind = canonical_kind(card, nruns);
         let (lo, hi) = (runs[0].0, runs[runs.len() - 1].0 + runs[runs.len() - 1].1);
         match kind {
-            Kind::Array => {
-                self.arena.reserve(2 * card as usize);
-                for &(s, l) in runs {
-                    for v in s..=s + l {
-                        self.arena.extend_from_slice(&v.to_le_bytes());
-                    }
-                }
-            }
+            Kind::Array => self.put_runs_as_lows(runs, card as usize),
             Kind::Bitmap => {
                 let mut words = [0u64; WORDS];
                 for &(s, l) in runs {
@@ -508,6 +501,27 @@ impl Writer {
             let (b, l) = (s.to_le_bytes(), (65535 - s).to_le_bytes());
             dst[pairs.len()] = [b[0], b[1], l[0], l[1]];
         }
+    }
+
+    /// Writes the values of `runs`, `card` in all, as an array. Runs stored as
+    /// an array are short (two values on average at most, or runs would be
+    /// smaller), so each writes its first two values without a test, into a
+    /// slot of slack past the end; only longer ones loop. A push per value
+    /// was a tenth of census-income_srt's unions.
+    fn put_runs_as_lows(&mut self, runs: &[(u16, u16)], card: usize) {
+        let at = self.arena.len();
+        self.arena.resize(at + 2 * (card + 1), 0);
+        let (dst, _) = self.arena[at..].as_chunks_mut::<2>();
+        let mut i = 0;
+        for &(s, l) in runs {
+            dst[i] = s.to_le_bytes();
+            dst[i + 1] = s.wrapping_add(1).to_le_bytes();
+            for k in 2..=l {
+                dst[i + usize::from(k)] = (s + k).to_le_bytes();
+            }
+            i += usize::from(l) + 1;
+        }
+        self.arena.truncate(at + 2 * card);
     }
 
     /// Writes strictly ascending `lows`, which form `nruns` maximal runs, as
