@@ -546,7 +546,6 @@ impl Writer {
         dst[j] = [s[0], s[1], l[0], l[1]];
     }
 
-
     /// Where the payload of entry `j` ends, within the payloads.
     fn entry_end(&self, j: usize) -> usize {
         self.entries
