@@ -228,6 +228,16 @@ fn check_array_bitmap(a: &[u16], w: &[u64]) {
     };
     assert_eq!(marked_bytes(array_bitmap::set_into_bytes), union);
     for (tier, k) in tiers() {
+        assert_eq!(
+            appended(|o| (k.array_bitmap_intersect)(x, y, o)),
+            inter,
+            "{tier} intersect"
+        );
+        assert_eq!(
+            appended(|o| (k.array_bitmap_difference)(x, y, o)),
+            diff,
+            "{tier} difference"
+        );
         assert_eq!(marked(k.array_bitmap_set_into), union, "{tier} set_into");
         assert_eq!(
             marked_bytes(k.array_bitmap_set_into_bytes),

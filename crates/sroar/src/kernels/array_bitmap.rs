@@ -2,9 +2,10 @@
 //! (serialized `&[[u8; 8]]` of [`WORDS`] words, or an in-memory
 //! `[u64; 1024]`). Each array value costs one word load and a bit test or
 //! set, which gathers do not beat (an AVX2 version with two 4-lane gathers per
-//! 8 values ran at half the scalar loop's speed on Zen 3; BENCHMARKS.md). The
-//! tests are scalar and inlined; setting, clearing and flipping dispatch, since
-//! the x86 tiers compile them with BMI2 (`avx2/array_bitmap.rs`).
+//! 8 values ran at half the scalar loop's speed on Zen 3; BENCHMARKS.md).
+//! Counting and testing are scalar and inlined; the rest dispatch: the x86
+//! tiers compile setting, clearing and flipping with BMI2, and filter 8 values
+//! at a time with one compacting shuffle (`avx2/array_bitmap.rs`).
 
 use super::dispatch::kernels;
 use super::scalar::array_bitmap as scalar;
@@ -13,7 +14,7 @@ use super::scalar::bitmap::WORDS;
 /// Values of `array` that are set in `bitmap`, appended to `out`.
 #[inline]
 pub fn intersect(array: &[[u8; 2]], bitmap: &[[u8; 8]], out: &mut Vec<u16>) {
-    scalar::intersect(array, bitmap, out)
+    (kernels().array_bitmap_intersect)(array, bitmap, out)
 }
 
 /// Number of values of `array` set in `bitmap`.
@@ -31,7 +32,7 @@ pub fn intersects(array: &[[u8; 2]], bitmap: &[[u8; 8]]) -> bool {
 /// Values of `array` not set in `bitmap`, appended to `out`.
 #[inline]
 pub fn difference(array: &[[u8; 2]], bitmap: &[[u8; 8]], out: &mut Vec<u16>) {
-    scalar::difference(array, bitmap, out)
+    (kernels().array_bitmap_difference)(array, bitmap, out)
 }
 
 /// Sets the values of `array` in `words`.

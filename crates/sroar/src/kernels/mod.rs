@@ -18,7 +18,7 @@
 //!
 //! | kernel | scalar | NEON (aarch64) | AVX2 | AVX-512 |
 //! |---|---|---|---|---|
-//! | `array::{intersect, intersect_count, intersects}` | merge (branchless) / gallop | 8×8 block compare (`ext` rotations, `tbl` compaction) | 8×8 block compare | 32×16 broadcast compare + `vpcompressw`; very different sizes: each short value's block found among the long array's block maxima (4 compares), then one compare |
+//! | `array::{intersect, intersect_count, intersects}` | merge (branchless) / gallop | 8×8 block compare (`ext` rotations, `tbl` compaction), no branch on which block advances | 8×8 block compare (`pcmpestrm`), the same loop | 32×16 broadcast compare + `vpcompressw`; very different sizes: each short value's block found among the long array's block maxima (4 compares), then one compare |
 //! | `array::union` | merge (branchless) / gallop | min/max merge network | min/max merge network | 32+32-lane bitonic merge, last blocks padded with 0xffff |
 //! | `array::xor` | merge (branchless) / gallop | min/max merge network, keeping lanes unlike both neighbours | min/max merge network, keeping lanes unlike both neighbours | the bitonic merge, keeping lanes unlike both neighbours |
 //! | `array::difference` | merge (branchless) / gallop | 8×8 block compare, keeping the unmatched lanes | 8×8 block compare, keeping the unmatched lanes | 32×16 broadcast compare + `vpcompressw`; a short array against a long one by block maxima, as for the intersection |
@@ -27,7 +27,7 @@
 //! | `bitmap::to_array` | `tzcnt`, four per word without a branch | (scalar) | byte table (dense words) | `vpcompressw` per non-empty 512-bit group; `tzcnt` below 1024 bits |
 //! | `bitmap::{edges, to_runs}` | edge words (vectorized) + `to_array` | through `to_array` | through `to_array` | through `to_array` |
 //! | `bitmap::{set_range, clear_range, flip_range, range_count}` | word masks | – | – | – |
-//! | `array_bitmap::*` | branch-free loops | (scalar) | `set_into`, `clear_from`, `flip_into`: the scalar loops with BMI2; tests scalar (gathers ran at half speed) | (AVX2) |
+//! | `array_bitmap::*` | branch-free loops | (scalar) | `set_into`, `clear_from`, `flip_into`: the scalar loops with BMI2; `intersect`, `difference`: 8 bit tests make a lane mask, one `pshufb` compaction and store; counting and testing scalar (gathers ran at half speed) | (AVX2) |
 //! | `run::checked_card` (validation) | branch-free loop | (scalar) | 8 runs per step against a load one run back | (AVX2) |
 //! | `run::{run_array_intersect, run_array_count, array_run_difference}` | walk of the runs, or of the array, galloping through the other | (scalar) | (scalar) | each 32-value block against every run that meets it (`vpcmpuw` with the start, then masked with the end) + `vpcompressw`; more than 16 runs a value, or fewer than one per 16 values: scalar |
 //! | other `run::*` set operations, `search::lower_bound_u16` | scalar | – | – | – |

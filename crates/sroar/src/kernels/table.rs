@@ -98,6 +98,9 @@ pub type BitmapOpFn = fn(BitOp, &[[u8; 8]], &[[u8; 8]], &mut [u64; 1024]) -> u32
 pub type BitmapCountFn = fn(BitOp, &[[u8; 8]], &[[u8; 8]]) -> u32;
 /// `fn(a, b) -> bool` of a bitmap kernel.
 pub type BitmapTestFn = fn(&[[u8; 8]], &[[u8; 8]]) -> bool;
+/// `fn(array, bitmap, out)` that appends the array's values set (or not set)
+/// in the serialized bitmap to `out`.
+pub type ArrayBitmapOpFn = fn(&[[u8; 2]], &[[u8; 8]], &mut Vec<u16>);
 /// `fn(array, words)` that sets, clears or flips the array's values in `words`.
 pub type ArrayMarkFn = fn(&[[u8; 2]], &mut [u64; 1024]);
 /// [`ArrayMarkFn`] on a serialized bitmap's bytes.
@@ -155,6 +158,10 @@ pub struct Kernels {
     pub run_array_count: RunArrayCountFn,
     /// [`run::array_run_difference`].
     pub array_run_difference: ArrayRunOpFn,
+    /// [`array_bitmap::intersect`].
+    pub array_bitmap_intersect: ArrayBitmapOpFn,
+    /// [`array_bitmap::difference`].
+    pub array_bitmap_difference: ArrayBitmapOpFn,
     /// [`array_bitmap::set_into`].
     pub array_bitmap_set_into: ArrayMarkFn,
     /// [`array_bitmap::set_into_bytes`].
@@ -189,6 +196,8 @@ pub static SCALAR: Kernels = Kernels {
     run_array_intersect: scalar::run::array_intersect,
     run_array_count: scalar::run::array_count,
     array_run_difference: scalar::run::array_difference,
+    array_bitmap_intersect: scalar::array_bitmap::intersect,
+    array_bitmap_difference: scalar::array_bitmap::difference,
     array_bitmap_set_into: scalar::array_bitmap::set_into,
     array_bitmap_set_into_bytes: scalar::array_bitmap::set_into_bytes,
     array_bitmap_clear_from: scalar::array_bitmap::clear_from,

@@ -36,6 +36,8 @@ static TABLE: Kernels = Kernels {
     run_array_intersect: super::scalar::run::array_intersect,
     run_array_count: super::scalar::run::array_count,
     array_run_difference: super::scalar::run::array_difference,
+    array_bitmap_intersect: array_bitmap::intersect,
+    array_bitmap_difference: array_bitmap::difference,
     array_bitmap_set_into: array_bitmap::set_into,
     array_bitmap_set_into_bytes: array_bitmap::set_into_bytes,
     array_bitmap_clear_from: array_bitmap::clear_from,
