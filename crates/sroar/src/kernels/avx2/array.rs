@@ -11,8 +11,9 @@
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
+use super::compact;
 use crate::kernels::array_blocks::{append_with, block_tier, lanes8};
-use crate::kernels::array_tails::{use_blocks, COMPACT};
+use crate::kernels::array_tails::use_blocks;
 use crate::kernels::scalar::array as scalar;
 
 /// This tier's lanes: one 128-bit vector.
@@ -27,16 +28,8 @@ lanes8! {
         // SAFETY: `c` is 16 readable bytes; unaligned load.
         Avx2(unsafe { _mm_loadu_si128(c.as_ptr().cast()) })
     }
-    fn store8(dst: &mut [MaybeUninit<u16>], pos: usize, v: Self) {
-        let c: &mut [MaybeUninit<u16>; 8] = (&mut dst[pos..pos + 8]).try_into().expect("8 slots");
-        // SAFETY: `c` is 16 writable bytes (`MaybeUninit` may be overwritten).
-        unsafe { _mm_storeu_si128(c.as_mut_ptr().cast(), v.0) }
-    }
-    fn compact(v: Self, mask: u32) -> Self {
-        let c: &[u8; 16] = &COMPACT[(mask & 0xff) as usize];
-        // SAFETY: `c` is 16 readable bytes; unaligned load.
-        Avx2(_mm_shuffle_epi8(v.0, unsafe { _mm_loadu_si128(c.as_ptr().cast()) }))
-    }
+    fn store8(dst: &mut [MaybeUninit<u16>], pos: usize, v: Self) { compact::store8(dst, pos, v.0) }
+    fn compact(v: Self, mask: u32) -> Self { Avx2(compact::compact8(v.0, mask)) }
     // Packing the 16-bit lanes to bytes first leaves one mask bit per lane.
     fn mask(v: Self) -> u32 { _mm_movemask_epi8(_mm_packs_epi16(v.0, _mm_setzero_si128())) as u32 }
     fn eq(a: Self, b: Self) -> Self { Avx2(_mm_cmpeq_epi16(a.0, b.0)) }

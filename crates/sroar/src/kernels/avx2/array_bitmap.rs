@@ -14,8 +14,8 @@
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
+use super::compact::store_kept;
 use crate::kernels::array_blocks::append_with;
-use crate::kernels::array_tails::COMPACT;
 use crate::kernels::scalar::array_bitmap as scalar;
 use crate::kernels::scalar::bitmap::{words, WORDS};
 
@@ -68,17 +68,9 @@ fn filter<const SET: bool>(
         for (k, e) in c.iter().enumerate() {
             mask |= keeps(u16::from_le_bytes(*e)) << k;
         }
-        let shuffle: &[u8; 16] = &COMPACT[mask as usize];
-        let d: &mut [MaybeUninit<u16>; 8] =
-            (&mut dst[pos..pos + 8]).try_into().expect("8 slots");
-        // SAFETY: `c` and `shuffle` are 16 readable bytes and `d` 16 writable
-        // ones (`MaybeUninit` may be overwritten); unaligned loads and store.
-        unsafe {
-            let values = _mm_loadu_si128(c.as_ptr().cast());
-            let kept = _mm_shuffle_epi8(values, _mm_loadu_si128(shuffle.as_ptr().cast()));
-            _mm_storeu_si128(d.as_mut_ptr().cast(), kept);
-        }
-        pos += mask.count_ones() as usize;
+        // SAFETY: `c` is 16 readable bytes; unaligned load.
+        let values = unsafe { _mm_loadu_si128(c.as_ptr().cast()) };
+        pos += store_kept(dst, pos, values, mask);
     }
     for e in chunks.remainder() {
         let v = u16::from_le_bytes(*e);

@@ -8,6 +8,7 @@ mod array;
 mod array_bitmap;
 mod ascending;
 mod bitmap;
+mod compact;
 mod run;
 mod values;
 

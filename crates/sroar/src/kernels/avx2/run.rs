@@ -83,7 +83,7 @@ mod array_blocks {
     use core::mem::MaybeUninit;
 
     use crate::kernels::array_blocks::append_with;
-    use crate::kernels::array_tails::COMPACT;
+    use crate::kernels::avx2::compact::store_kept;
     use crate::kernels::scalar::run::{self as scalar, bounds};
 
     const W: usize = 16;
@@ -148,26 +148,14 @@ mod array_blocks {
         (i, j)
     }
 
-    /// Stores the lanes of `va` in `mask` at `dst[pos..]`, in order (each half
-    /// by one `pshufb` and a 16-byte store); returns how many.
+    /// Stores the lanes of `va` in `mask` at `dst[pos..]`, in order, one half
+    /// at a time; returns how many.
     #[inline]
     #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
     fn store_packed(dst: &mut [MaybeUninit<u16>], pos: usize, va: __m256i, mask: u32) -> usize {
         let halves = [_mm256_castsi256_si128(va), _mm256_extracti128_si256::<1>(va)];
-        let mut at = pos;
-        for (h, m) in halves.into_iter().zip([mask & 0xff, mask >> 8]) {
-            let shuffle: &[u8; 16] = &COMPACT[m as usize];
-            let d: &mut [MaybeUninit<u16>; 8] =
-                (&mut dst[at..at + 8]).try_into().expect("8 slots");
-            // SAFETY: `shuffle` is 16 readable bytes and `d` 16 writable ones
-            // (`MaybeUninit` may be overwritten); unaligned load and store.
-            unsafe {
-                let kept = _mm_shuffle_epi8(h, _mm_loadu_si128(shuffle.as_ptr().cast()));
-                _mm_storeu_si128(d.as_mut_ptr().cast(), kept);
-            }
-            at += m.count_ones() as usize;
-        }
-        at - pos
+        let low = store_kept(dst, pos, halves[0], mask);
+        low + store_kept(dst, pos + low, halves[1], mask >> 8)
     }
 
     /// The blocks' values that `keep(mask)` selects, appended to `out`; returns
