@@ -5,7 +5,12 @@
 //! 8 values ran at half the scalar loop's speed on Zen 3; BENCHMARKS.md).
 //! Counting and testing are scalar and inlined; the rest dispatch: the x86
 //! tiers compile setting, clearing and flipping with BMI2, and filter 8 values
-//! at a time with one compacting shuffle (`avx2/array_bitmap.rs`).
+//! at a time with one compacting shuffle (`avx2/array_bitmap.rs`). Only x86
+//! has such filters, so elsewhere (NEON) filtering is the scalar loop inlined,
+//! not an indirect call: through the table, the scalar loop made `andnot` 5-8%
+//! slower (x86 scalar tier, census-income and weather_sept_85). On x86 the
+//! filters go through the table on every tier: giving the scalar tier the same
+//! inlined loop behind a check cost the AVX2 tier up to 5% on `andnot`.
 
 use super::dispatch::kernels;
 use super::scalar::array_bitmap as scalar;
@@ -14,7 +19,10 @@ use super::scalar::bitmap::WORDS;
 /// Values of `array` that are set in `bitmap`, appended to `out`.
 #[inline]
 pub fn intersect(array: &[[u8; 2]], bitmap: &[[u8; 8]], out: &mut Vec<u16>) {
-    (kernels().array_bitmap_intersect)(array, bitmap, out)
+    #[cfg(target_arch = "x86_64")]
+    return (kernels().array_bitmap_intersect)(array, bitmap, out);
+    #[cfg(not(target_arch = "x86_64"))]
+    scalar::intersect(array, bitmap, out)
 }
 
 /// Number of values of `array` set in `bitmap`.
@@ -32,7 +40,10 @@ pub fn intersects(array: &[[u8; 2]], bitmap: &[[u8; 8]]) -> bool {
 /// Values of `array` not set in `bitmap`, appended to `out`.
 #[inline]
 pub fn difference(array: &[[u8; 2]], bitmap: &[[u8; 8]], out: &mut Vec<u16>) {
-    (kernels().array_bitmap_difference)(array, bitmap, out)
+    #[cfg(target_arch = "x86_64")]
+    return (kernels().array_bitmap_difference)(array, bitmap, out);
+    #[cfg(not(target_arch = "x86_64"))]
+    scalar::difference(array, bitmap, out)
 }
 
 /// Sets the values of `array` in `words`.
