@@ -572,3 +572,73 @@ fn huge_ranges_are_per_container() {
     assert!(s.flip(..).is_err());
     assert_eq!(t.range(..).unwrap(), top);
 }
+
+/// Sets of one or two containers, which `contains` reads without a directory:
+/// every pair of kinds (an array short enough for implied offsets, a longer one,
+/// a bitmap, runs, one value), at keys from adjacent to 2^48 - 1 apart, so
+/// that every key, cardinality and offset width is met.
+#[test]
+fn one_and_two_containers() {
+    let base = |low: u64| -> Vec<Vec<u64>> {
+        vec![
+            vec![low + 7],
+            (0..200).map(|j| low + 3 * j).collect(),
+            (0..3000).map(|j| low + 7 * j + (j & 1)).collect(),
+            (0..20_000).map(|j| low + 3 * j + 1).collect(),
+            (0..5)
+                .flat_map(|r| (0..1000).map(move |j| low + 5000 * r + j))
+                .collect(),
+            (0..=0xffff).map(|j| low + j).collect(),
+        ]
+    };
+    let keys: [(u64, Option<u64>); 8] = [
+        (0, None),
+        (1, None),
+        ((1 << 48) - 1, None),
+        (0, Some(1)),
+        (1 << 16, Some((1 << 16) + 1)),
+        ((1 << 32) - 1, Some(1 << 32)),
+        (5, Some(300)),
+        (0, Some((1 << 48) - 1)),
+    ];
+    for (k0, k1) in keys {
+        for first in base(k0 << 16) {
+            let seconds = match k1 {
+                Some(k1) => base(k1 << 16),
+                None => vec![vec![]],
+            };
+            for second in seconds {
+                let m: Model = first.iter().chain(&second).copied().collect();
+                let bytes = build(&m);
+                let v = RoaringView::from_bytes(&bytes).unwrap();
+                assert_eq!(v.container_count(), 1 + usize::from(k1.is_some()));
+                let mut probes: Vec<u64> = ANCHORS.to_vec();
+                for k in [Some(k0), k1].into_iter().flatten() {
+                    for low in [
+                        0u64, 1, 6, 7, 8, 199, 600, 4999, 5000, 21_000, 0xfffe, 0xffff,
+                    ] {
+                        let x = k << 16 | low;
+                        probes.extend([
+                            x,
+                            x ^ 1 << 16,
+                            x.wrapping_add(1 << 16),
+                            x.wrapping_sub(1 << 16),
+                        ]);
+                    }
+                }
+                probes.extend(
+                    m.iter()
+                        .step_by(97)
+                        .flat_map(|&x| [x, x.wrapping_add(1), x.wrapping_sub(1)]),
+                );
+                for x in probes {
+                    assert_eq!(
+                        v.contains(x),
+                        m.contains(&x),
+                        "contains({x:#x}) on keys {k0:#x}, {k1:?}"
+                    );
+                }
+            }
+        }
+    }
+}
