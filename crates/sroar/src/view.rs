@@ -1,8 +1,19 @@
 //! The zero-copy view: a validated byte buffer read in place.
 
 use crate::container::{ArrayView, BitmapView, Container, Kind, RunView};
-use crate::format::directory::{Directory, Shape};
+use crate::format::directory::{Directory, Place, Shape};
 use crate::format::{validate, FormatError, Header};
+
+/// The container of kind `kind` whose payload is `payload`; `card` gives the
+/// cardinality a bitmap keeps, read only for bitmaps.
+#[inline(always)]
+fn container_of(kind: Kind, payload: &[u8], card: impl FnOnce() -> u32) -> Container<'_> {
+    match kind {
+        Kind::Array => Container::Array(ArrayView::new(payload)),
+        Kind::Bitmap => Container::Bitmap(BitmapView::with_card(payload, card())),
+        Kind::Run => Container::Run(RunView::new(payload)),
+    }
+}
 
 /// A sroar bitmap read in place from its serialized bytes.
 ///
@@ -148,13 +159,7 @@ impl<'a> RoaringView<'a> {
     #[inline(always)]
     pub(crate) fn container_from(&self, dir: &Directory<'a>, i: usize, start: usize) -> (Container<'a>, usize) {
         let (kind, start, end) = dir.slot_from(i, start);
-        let payload = &self.bytes[start..end];
-        let c = match kind {
-            Kind::Array => Container::Array(ArrayView::new(payload)),
-            Kind::Bitmap => Container::Bitmap(BitmapView::with_card(payload, dir.card(i))),
-            Kind::Run => Container::Run(RunView::new(payload)),
-        };
-        (c, end)
+        (container_of(kind, &self.bytes[start..end], || dir.card(i)), end)
     }
 
     /// Index of the container with `key`, if any.
@@ -183,10 +188,33 @@ impl<'a> RoaringView<'a> {
     /// [`Self::contains`] for sets of one or two containers.
     #[inline(never)]
     fn contains_in_pair(&self, x: u64) -> bool {
-        match self.shape.find_in_pair(self.bytes, x >> 16) {
-            Some((kind, start, end)) => self.payload_contains(kind, start, end, x as u16),
+        match self.pair_index(x >> 16) {
+            Some(i) => {
+                let p = self.shape.pair_place(self.bytes, i);
+                self.payload_contains(p.kind, p.start, p.end, x as u16)
+            }
             None => false,
         }
+    }
+
+    /// The key of container `i` of a set of one or two containers.
+    #[inline(always)]
+    pub(crate) fn pair_key(&self, i: usize) -> u64 {
+        self.shape.pair_key(self.bytes, i)
+    }
+
+    /// Index of the container with `key` in a set of one or two containers.
+    #[inline(always)]
+    pub(crate) fn pair_index(&self, key: u64) -> Option<usize> {
+        self.shape.pair_index(self.bytes, key)
+    }
+
+    /// Container `i` of a set of one or two containers, read without a
+    /// directory: where it is and what it holds.
+    #[inline(always)]
+    pub(crate) fn pair_container(&self, i: usize) -> (Place, Container<'a>) {
+        let p = self.shape.pair_place(self.bytes, i);
+        (p, container_of(p.kind, &self.bytes[p.start..p.end], || p.card))
     }
 
     /// [`Self::contains`] for sets of no container or more than two.

@@ -601,6 +601,7 @@ fn one_and_two_containers() {
         (5, Some(300)),
         (0, Some((1 << 48) - 1)),
     ];
+    let mut sets: Vec<Model> = Vec::new();
     for (k0, k1) in keys {
         for first in base(k0 << 16) {
             let seconds = match k1 {
@@ -638,7 +639,20 @@ fn one_and_two_containers() {
                         "contains({x:#x}) on keys {k0:#x}, {k1:?}"
                     );
                 }
+                sets.push(m);
             }
+        }
+    }
+    // `and_len` reads pairs of such sets the same way: each set against itself
+    // and a spread of others, which share none, one or both keys.
+    let built: Vec<Vec<u8>> = sets.iter().map(build).collect();
+    for i in 0..sets.len() {
+        for step in [0, 1, 5, 17, 36, 101] {
+            let j = (i + step) % sets.len();
+            let a = RoaringView::from_bytes(&built[i]).unwrap();
+            let b = RoaringView::from_bytes(&built[j]).unwrap();
+            let both = sets[i].intersection(&sets[j]).count() as u64;
+            assert_eq!(a.and_len(&b), both, "and_len of sets {i} and {j}");
         }
     }
 }

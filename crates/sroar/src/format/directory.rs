@@ -103,28 +103,50 @@ impl Shape {
         self.n().saturating_sub(1) / BLOCK
     }
 
-    /// For a set of one or two containers (most small sets): the kind and payload
-    /// range of the container whose key is `key`, if any, read from the fields
-    /// with no [`Directory`] cut and no search. `bytes` is the buffer of this
-    /// shape.
+    /// For a set of one or two containers (most small sets): the index of the
+    /// container whose key is `key`, if any, from the fields, with no
+    /// [`Directory`] cut and no search. `bytes` is the buffer of this shape.
     ///
-    /// A point query on such a set is mostly fixed cost, and a directory's
-    /// general reads (the search's cases by key width, the start of container
-    /// `i` by its cases) were most of it: 144 instructions a `contains` on
-    /// dimension_003, where a one-container set needs a compare and a load.
+    /// An operation on such sets is mostly fixed cost, and a directory's general
+    /// reads (the search's cases by key width, the start of container `i` by its
+    /// cases) were most of it: 144 instructions a `contains` on dimension_003,
+    /// where a one-container set needs a compare and a load.
     #[inline(always)]
-    pub(crate) fn find_in_pair(&self, bytes: &[u8], key: u64) -> Option<(Kind, usize, usize)> {
+    pub(crate) fn pair_index(&self, bytes: &[u8], key: u64) -> Option<usize> {
         debug_assert!(matches!(self.n(), 1 | 2));
-        let two = self.n() == 2;
         let rel = key.wrapping_sub(self.key0);
-        // Key 0's difference is 0 and is stored only as a width.
-        let i = if rel == 0 {
-            0
-        } else if two && rel == read_le(bytes, self.keys as usize + usize::from(self.kw), usize::from(self.kw)) {
-            1
+        // Key 0's difference is 0, stored only as a width.
+        if rel == 0 {
+            Some(0)
+        } else if self.n() == 2 && rel == self.pair_rel_key1(bytes) {
+            Some(1)
         } else {
-            return None;
-        };
+            None
+        }
+    }
+
+    /// The key of container `i` of a set of one or two containers.
+    #[inline(always)]
+    pub(crate) fn pair_key(&self, bytes: &[u8], i: usize) -> u64 {
+        if i == 0 {
+            self.key0
+        } else {
+            self.key0 + self.pair_rel_key1(bytes)
+        }
+    }
+
+    /// `key(1) - key(0)` of a set of two containers.
+    #[inline(always)]
+    fn pair_rel_key1(&self, bytes: &[u8]) -> u64 {
+        read_le(bytes, self.keys as usize + usize::from(self.kw), usize::from(self.kw))
+    }
+
+    /// Container `i` of a set of one or two containers (`i < n`), from the
+    /// fields, as [`Self::pair_index`].
+    #[inline(always)]
+    pub(crate) fn pair_place(&self, bytes: &[u8], i: usize) -> Place {
+        debug_assert!(matches!(self.n(), 1 | 2) && i < self.n());
+        let two = self.n() == 2;
         // One 2-byte load and a mask for every width, as `Directory::card`: at
         // least 2 payload bytes follow the cardinalities.
         let card = |j: usize| {
@@ -140,7 +162,14 @@ impl Shape {
             payload + 2 * read_le(bytes, self.offsets as usize, usize::from(self.ow)) as usize
         };
         let (start, end) = if i == 0 { (payload, split) } else { (split, bytes.len()) };
-        Some((kind_of(card(i), end - start), start, end))
+        let card = card(i);
+        Place {
+            key: self.pair_key(bytes, i),
+            card,
+            kind: kind_of(card, end - start),
+            start,
+            end,
+        }
     }
 
     /// True when no offsets are stored: every container is an array of at most
@@ -149,6 +178,17 @@ impl Shape {
     pub(crate) fn implied_offsets(&self) -> bool {
         self.ow == 0
     }
+}
+
+/// Where a container is and what it holds, as a directory says: its key, its
+/// cardinality, its kind and its payload's byte range.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Place {
+    pub(crate) key: u64,
+    pub(crate) card: u32,
+    pub(crate) kind: Kind,
+    pub(crate) start: usize,
+    pub(crate) end: usize,
 }
 
 /// The kind of a container from its cardinality and payload size, by the
