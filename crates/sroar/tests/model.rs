@@ -643,7 +643,7 @@ fn one_and_two_containers() {
             }
         }
     }
-    // `and_len` reads pairs of such sets the same way: each set against itself
+    // `and_len` and `and` read pairs of such sets the same way: each set against itself
     // and a spread of others, which share none, one or both keys.
     let built: Vec<Vec<u8>> = sets.iter().map(build).collect();
     for i in 0..sets.len() {
@@ -651,8 +651,14 @@ fn one_and_two_containers() {
             let j = (i + step) % sets.len();
             let a = RoaringView::from_bytes(&built[i]).unwrap();
             let b = RoaringView::from_bytes(&built[j]).unwrap();
-            let both = sets[i].intersection(&sets[j]).count() as u64;
-            assert_eq!(a.and_len(&b), both, "and_len of sets {i} and {j}");
+            let both: Model = sets[i].intersection(&sets[j]).copied().collect();
+            assert_eq!(
+                a.and_len(&b),
+                both.len() as u64,
+                "and_len of sets {i} and {j}"
+            );
+            let and = a.and(&b).unwrap();
+            assert_encodes(and.as_bytes(), &both, &format!("and of sets {i} and {j}"));
         }
     }
 }

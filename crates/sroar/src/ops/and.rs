@@ -4,7 +4,7 @@ use core::ops::ControlFlow;
 
 use super::meet::{meet, Count, Meet, Write};
 use super::pair::{payload_bytes, Scratch};
-use super::walk::{common, Slot};
+use super::walk::{common, common_pairs, is_pair, Slot};
 use crate::container::Container;
 use crate::format::Header;
 use crate::view::RoaringView;
@@ -30,11 +30,25 @@ pub fn and_writer(a: RoaringView<'_>, b: RoaringView<'_>) -> Writer {
         w: &mut w,
         s: Scratch::new(),
     };
-    let _ = common(a, b, |x, y| {
-        meet(&mut sink, x, y);
+    if is_pair(a) && is_pair(b) {
+        pairs_into(a, b, &mut sink);
+    } else {
+        let _ = common(a, b, |x, y| {
+            meet(&mut sink, x, y);
+            ControlFlow::Continue(())
+        });
+    }
+    w
+}
+
+/// [`and_writer`]'s walk for two sets of one or two containers each. Out of
+/// line, so that the general walk keeps `meet` inlined as its only visitor.
+#[inline(never)]
+fn pairs_into(a: RoaringView<'_>, b: RoaringView<'_>, sink: &mut Write<'_>) {
+    let _ = common_pairs(a, b, |x, y| {
+        meet(sink, x, y);
         ControlFlow::Continue(())
     });
-    w
 }
 
 /// `a ∩ b`, where `b` is asked for its container of each key of `a` in turn
