@@ -169,9 +169,10 @@ impl<'a> RoaringView<'a> {
 
     /// Whether `x` is in the set.
     ///
-    /// Reads only what the answer needs: the directory's keys (binary search), the
-    /// container's cardinality and offsets, and then one byte of a bitmap, a
-    /// binary search over an array, or over a run list's starts.
+    /// Reads only what the answer needs: the container's key, cardinality and
+    /// offsets (from the header's fields for a set of one or two containers, by
+    /// a search of the directory's keys otherwise), and then one byte of a
+    /// bitmap, a search of an array, or of a run list's starts.
     #[inline]
     pub fn contains(&self, x: u64) -> bool {
         // Most small sets are one or two containers (93% of dimension_003's
