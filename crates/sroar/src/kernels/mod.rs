@@ -19,8 +19,8 @@
 //! | kernel | scalar | NEON (aarch64) | AVX2 | AVX-512 |
 //! |---|---|---|---|---|
 //! | `array::{intersect, intersect_count, intersects}` | merge (branchless) / gallop | 8×8 block compare (`ext` rotations, `tbl` compaction), no branch on which block advances | 8×8 block compare (`pcmpestrm`), the same loop | 32×16 broadcast compare + `vpcompressw`; very different sizes: each short value's block found among the long array's block maxima (4 compares), then one compare |
-//! | `array::union` | merge (branchless) / gallop | min/max merge network | min/max merge network | 32+32-lane bitonic merge, last blocks padded with 0xffff |
-//! | `array::xor` | merge (branchless) / gallop | min/max merge network, keeping lanes unlike both neighbours | min/max merge network, keeping lanes unlike both neighbours | the bitonic merge, keeping lanes unlike both neighbours |
+//! | `array::union` | merge (branchless) / gallop | min/max merge network | min/max merge network | 32+32-lane bitonic merge, last blocks padded with 0xffff; a short array against a long one: the long one copied 32 values a step, each short value put in place by one compare |
+//! | `array::xor` | merge (branchless) / gallop | min/max merge network, keeping lanes unlike both neighbours | min/max merge network, keeping lanes unlike both neighbours | the bitonic merge, keeping lanes unlike both neighbours; a short array against a long one as for the union |
 //! | `array::difference` | merge (branchless) / gallop | 8×8 block compare, keeping the unmatched lanes | 8×8 block compare, keeping the unmatched lanes | 32×16 broadcast compare + `vpcompressw`; a short array against a long one by block maxima, as for the intersection |
 //! | `array::ascending_runs` | branch-free pair loop | (scalar) | saturated gaps against a load one value back, 8 or 16 lanes | (AVX2: a 512-bit version slowed whole pairwise operations by 4–9%, see BENCHMARKS.md) |
 //! | `bitmap::{op_into, op_count, intersects, or_assign (counts), popcount, count_runs, card_and_runs}` | word loop | 128-bit, `cnt` + `uadalp` popcount | 256-bit, Harley–Seal + Mula popcount | 512-bit, `vpopcntq` |

@@ -15,6 +15,7 @@
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
+use super::skewed;
 use crate::kernels::scalar::array as scalar;
 
 const W: usize = 32;
@@ -71,7 +72,7 @@ pub(super) fn load(s: &[[u8; 2]], i: usize) -> __m512i {
 #[target_feature(
     enable = "avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx512vbmi2,avx2,popcnt,bmi1,bmi2,lzcnt"
 )]
-fn store(dst: &mut [MaybeUninit<u16>], pos: usize, v: __m512i) {
+pub(super) fn store(dst: &mut [MaybeUninit<u16>], pos: usize, v: __m512i) {
     let c: &mut [MaybeUninit<u16>; W] = (&mut dst[pos..pos + W]).try_into().expect("32 slots");
     // SAFETY: `c` is 64 writable bytes (`MaybeUninit` may be overwritten).
     unsafe { _mm512_storeu_si512(c.as_mut_ptr().cast(), v) }
@@ -287,10 +288,23 @@ fn route(a: &[[u8; 2]], b: &[[u8; 2]]) -> Route {
     }
 }
 
+/// The shorter of `a` and `b`, then the other.
+fn short_long<'a>(a: &'a [[u8; 2]], b: &'a [[u8; 2]]) -> (&'a [[u8; 2]], &'a [[u8; 2]]) {
+    if a.len() <= b.len() {
+        (a, b)
+    } else {
+        (b, a)
+    }
+}
+
 /// `a ∪ b`, appended to `out`.
 pub(super) fn union(a: &[[u8; 2]], b: &[[u8; 2]], out: &mut Vec<u16>) {
     match route(a, b) {
-        Route::Scalar => scalar::union(a, b, out),
+        Route::Scalar => match short_long(a, b) {
+            // SAFETY: as in `Blocks` below.
+            (s, l) if skewed::inserts(s, l) => unsafe { skewed::insert::<true>(s, l, out) },
+            _ => scalar::union(a, b, out),
+        },
         Route::Avx2 => (super::fallback().array_union)(a, b, out),
         // SAFETY: only reachable through the AVX-512 table, which the
         // dispatcher hands out only after detecting every feature enabled
@@ -302,7 +316,11 @@ pub(super) fn union(a: &[[u8; 2]], b: &[[u8; 2]], out: &mut Vec<u16>) {
 /// `a ⊕ b`, appended to `out`.
 pub(super) fn xor(a: &[[u8; 2]], b: &[[u8; 2]], out: &mut Vec<u16>) {
     match route(a, b) {
-        Route::Scalar => scalar::xor(a, b, out),
+        Route::Scalar => match short_long(a, b) {
+            // SAFETY: as in `union`.
+            (s, l) if skewed::inserts(s, l) => unsafe { skewed::insert::<false>(s, l, out) },
+            _ => scalar::xor(a, b, out),
+        },
         Route::Avx2 => (super::fallback().array_xor)(a, b, out),
         // SAFETY: as in `union`.
         Route::Blocks => unsafe { xor_blocks(a, b, out) },
