@@ -41,6 +41,27 @@ pub fn gallop(v: &[[u8; 2]], from: usize, x: u16) -> usize {
     lo + 1 + rest.partition_point(|e| u16::from_le_bytes(*e) < x)
 }
 
+/// Index of the first element `>= x` in `v[from..]`, for a walk that copies
+/// what it passes: 32 values are passed with one compare of the last, and the
+/// values below `x` in the last 32 are counted without a branch. Galloping
+/// chained about 15 dependent loads and compares per value, which cost more
+/// than copying the stretch (9 values on average into 1,361, 664 of
+/// weather_sept_85's 1,558 array unions).
+#[inline]
+fn skip_to(v: &[[u8; 2]], from: usize, x: u16) -> usize {
+    const STEP: usize = 32;
+    let below = |s: &[[u8; 2]]| s.iter().map(|e| usize::from(u16::from_le_bytes(*e) < x)).sum::<usize>();
+    let mut k = from;
+    while let Some(block) = v.get(k..k + STEP) {
+        let block: &[[u8; 2]; STEP] = block.try_into().expect("32 values");
+        if get(block, STEP - 1) >= x {
+            return k + below(block);
+        }
+        k += STEP;
+    }
+    k + below(&v[k..])
+}
+
 /// Index of the first element `>= x` in `v[lo..hi]`, by a branchy binary search,
 /// for a value or two against a long array. A predicted branch lets the loads of
 /// later steps start before this one's return, which pays on arrays out of L1
@@ -265,7 +286,7 @@ fn merge<const KEEP_COMMON: bool>(a: &[[u8; 2]], b: &[[u8; 2]], out: &mut Vec<u1
         let mut j = 0;
         for e in small {
             let x = u16::from_le_bytes(*e);
-            let k = gallop(large, j, x);
+            let k = skip_to(large, j, x);
             extend(out, &large[j..k]);
             j = k;
             if j < large.len() && get(large, j) == x {
@@ -320,7 +341,7 @@ pub fn difference(a: &[[u8; 2]], b: &[[u8; 2]], out: &mut Vec<u16>) {
         let mut i = 0;
         for e in b {
             let y = u16::from_le_bytes(*e);
-            let k = gallop(a, i, y);
+            let k = skip_to(a, i, y);
             extend(out, &a[i..k]);
             i = k;
             if i < a.len() && get(a, i) == y {
