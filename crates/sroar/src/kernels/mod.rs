@@ -22,7 +22,7 @@
 //! | `array::union` | merge (branchless) / gallop | min/max merge network | min/max merge network | 32+32-lane bitonic merge, last blocks padded with 0xffff; a short array against a long one: the long one copied 32 values a step, each short value put in place by one compare |
 //! | `array::xor` | merge (branchless) / gallop | min/max merge network, keeping lanes unlike both neighbours | min/max merge network, keeping lanes unlike both neighbours | the bitonic merge, keeping lanes unlike both neighbours; a short array against a long one as for the union |
 //! | `array::difference` | merge (branchless) / gallop | 8×8 block compare, keeping the unmatched lanes | 8×8 block compare, keeping the unmatched lanes | 32×16 broadcast compare + `vpcompressw`; a short array against a long one by block maxima, as for the intersection |
-//! | `array::ascending_runs` | branch-free pair loop | (scalar) | saturated gaps against a load one value back, 8 or 16 lanes | (AVX2: a 512-bit version slowed whole pairwise operations by 4–9%, see BENCHMARKS.md) |
+//! | `array::ascending_runs` | branch-free pair loop | (scalar) | saturated gaps against a load one value back, 8 or 16 lanes | same on 32 lanes; one masked load up to 32 values |
 //! | `bitmap::{op_into, op_count, intersects, or_assign (counts), popcount, count_runs, card_and_runs}` | word loop | 128-bit, `cnt` + `uadalp` popcount | 256-bit, Harley–Seal + Mula popcount | 512-bit, `vpopcntq` |
 //! | `bitmap::to_array` | `tzcnt`, four per word without a branch | (scalar) | byte table (dense words) | `vpcompressw` per non-empty 512-bit group; `tzcnt` below 1024 bits |
 //! | `bitmap::{edges, to_runs}` | edge words (vectorized) + `to_array` | through `to_array` | through `to_array` | through `to_array` |
@@ -44,7 +44,7 @@
 //! Short inputs and very different sizes fall back from a SIMD tier to the
 //! next lower one. `unsafe` lives only in the SIMD tier files
 //! (`avx2/{array,array_bitmap,ascending,bitmap,run,values}.rs`,
-//! `avx512/{array,bitmap,merge,run_array,skewed,values}.rs`,
+//! `avx512/{array,ascending,bitmap,merge,run_array,skewed,values}.rs`,
 //! `neon/{array,bitmap,values}.rs`, and `prefetch.rs`, each starting with
 //! `#![allow(unsafe_code)]`); every SIMD load and store goes through a
 //! reference of exactly the accessed size (a masked load enables exactly the

@@ -5,6 +5,7 @@
 //! [`Avx512Proof`] from the dispatcher's runtime detection.
 
 mod array;
+mod ascending;
 mod bitmap;
 mod merge;
 mod run_array;
@@ -46,6 +47,7 @@ pub(in crate::kernels) fn table(proof: Avx512Proof) -> &'static Kernels {
         bitmap_to_array: bitmap::to_array,
         bitmap_card_and_runs: bitmap::card_and_runs,
         fill_consecutive: values::fill_consecutive,
+        array_ascending_runs: ascending::ascending_runs,
         run_array_intersect: run_array::intersect,
         run_array_count: run_array::count,
         array_run_difference: run_array::difference,
