@@ -24,7 +24,7 @@
 //! | `array::difference` | merge (branchless) / gallop | 8×8 block compare, keeping the unmatched lanes | 8×8 block compare, keeping the unmatched lanes | 32×16 broadcast compare + `vpcompressw`; a short array against a long one by block maxima, as for the intersection |
 //! | `array::ascending_runs` | branch-free pair loop | (scalar) | saturated gaps against a load one value back, 8 or 16 lanes | same on 32 lanes; one masked load up to 32 values |
 //! | `bitmap::{op_into, op_count, intersects, or_assign (counts), popcount, count_runs, card_and_runs}` | word loop | 128-bit, `cnt` + `uadalp` popcount | 256-bit, Harley–Seal + Mula popcount | 512-bit, `vpopcntq` |
-//! | `bitmap::to_array` | `tzcnt`, four per word without a branch | (scalar) | byte table (dense words) | `vpcompressw` per non-empty 512-bit group; `tzcnt` below 1024 bits |
+//! | `bitmap::to_array` | `tzcnt`, four per word without a branch | (scalar) | the scalar kernel up to 4,096 bits; byte table above | `vpcompressw` per non-empty 512-bit group; `tzcnt` below 1024 bits |
 //! | `bitmap::{edges, to_runs}` | edge words (vectorized) + `to_array` | through `to_array` | through `to_array` | through `to_array` |
 //! | `bitmap::{set_range, clear_range, flip_range, range_count}` | word masks | – | – | – |
 //! | `array_bitmap::*` | branch-free loops | (scalar) | `set_into`, `clear_from`, `flip_into`: the scalar loops with BMI2; `intersect`, `difference`: 8 bit tests make a lane mask, one `pshufb` compaction and store; counting and testing scalar (gathers ran at half speed) | (AVX2) |
