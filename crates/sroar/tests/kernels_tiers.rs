@@ -9,6 +9,7 @@ use std::collections::BTreeSet;
 
 use kernels_common::*;
 use proptest::prelude::*;
+use sroar::container::RUNS_CAP;
 use sroar::kernels::bitmap::BitOp;
 use sroar::kernels::dispatch::{Tier, SCALAR};
 use sroar::kernels::toggles::Toggles;
@@ -140,16 +141,20 @@ fn check_bitmap_single(w: &[u64]) {
             "{tier} popcount"
         );
         assert_eq!(
-            (k.bitmap_count_runs)(words) as usize,
+            (k.bitmap_count_runs)(words, u32::MAX) as usize,
             runs.len(),
             "{tier} count_runs"
         );
+        for cap in caps(runs.len() as u32) {
+            let got = (k.bitmap_count_runs)(words, cap);
+            assert_capped(got, runs.len() as u32, cap, &format!("{tier} count_runs"));
+        }
         let got = appended(|o| (k.bitmap_to_array)(words, o));
         assert_eq!(got, values, "{tier} to_array");
         assert_eq!(got, appended(|o| (SCALAR.bitmap_to_array)(words, o)));
         assert_eq!(
-            (k.bitmap_count_runs)(words),
-            (SCALAR.bitmap_count_runs)(words)
+            (k.bitmap_count_runs)(words, u32::MAX),
+            (SCALAR.bitmap_count_runs)(words, u32::MAX)
         );
     }
     let mut e = Vec::new();
@@ -168,7 +173,57 @@ fn check_bitmap_single(w: &[u64]) {
     assert_eq!(&r[1..], runs.as_slice(), "to_runs");
     assert_maximal_runs(&r[1..]);
     assert_eq!(bitmap::popcount(words) as usize, s.len());
-    assert_eq!(bitmap::count_runs(words) as usize, runs.len());
+    assert_eq!(bitmap::count_runs(words, u32::MAX) as usize, runs.len());
+}
+
+/// Caps around `runs`, the exact run count, and the writer's.
+fn caps(runs: u32) -> Vec<u32> {
+    let near = [runs.saturating_sub(1), runs, runs + 1, runs / 3];
+    [0, 1, 100, RUNS_CAP].into_iter().chain(near).collect()
+}
+
+/// A run count to `cap`: exact below it, otherwise from `cap` to the exact one.
+fn assert_capped(got: u32, exact: u32, cap: u32, what: &str) {
+    if exact < cap {
+        assert_eq!(got, exact, "{what}, cap {cap}");
+    } else {
+        assert!(
+            (cap..=exact).contains(&got),
+            "{what}: {got} of {exact} runs, cap {cap}"
+        );
+    }
+}
+
+/// The AVX-512 and scalar tiers stop counting runs at the first 128-word
+/// block that reaches the cap (every bit apart: 4,096 runs a block), and count
+/// every set bit all the same.
+#[test]
+fn run_counts_stop_at_cap() {
+    let w = vec![0x5555_5555_5555_5555u64; 1024];
+    let words: &[u64; 1024] = w.as_slice().try_into().unwrap();
+    let buf = Buf::u64s(&w);
+    for (tier, k) in tiers() {
+        if !matches!(tier, Tier::Scalar | Tier::Avx512) {
+            continue;
+        }
+        assert_eq!((k.bitmap_count_runs)(words, RUNS_CAP), 4096, "{tier}");
+        assert_eq!((k.bitmap_count_runs)(words, 4097), 8192, "{tier}");
+        assert_eq!(
+            (k.bitmap_card_and_runs)(buf.a8(), RUNS_CAP),
+            (32768, 4096),
+            "{tier}"
+        );
+        assert_eq!(
+            (k.bitmap_card_and_runs)(buf.a8(), 0),
+            (32768, 4096),
+            "{tier}"
+        );
+        assert_eq!(
+            (k.bitmap_card_and_runs)(buf.a8(), u32::MAX),
+            (32768, 32768),
+            "{tier}"
+        );
+    }
 }
 
 fn check_ranges(w: &[u64], start: u32, end: u32) {
@@ -1096,9 +1151,15 @@ fn bitmap_card_and_runs_edges() {
         for off in 0..8 {
             let buf = Buf::u64s_at(w, off);
             for (tier, k) in tiers() {
-                assert_eq!((k.bitmap_card_and_runs)(buf.a8()), want, "{tier} off {off}");
+                let got = (k.bitmap_card_and_runs)(buf.a8(), u32::MAX);
+                assert_eq!(got, want, "{tier} off {off}");
+                for cap in caps(want.1) {
+                    let (card, runs) = (k.bitmap_card_and_runs)(buf.a8(), cap);
+                    assert_eq!(card, want.0, "{tier} off {off} cap {cap}");
+                    assert_capped(runs, want.1, cap, &format!("{tier} off {off}"));
+                }
             }
-            assert_eq!(bitmap::card_and_runs(buf.a8()), want);
+            assert_eq!(bitmap::card_and_runs(buf.a8(), u32::MAX), want);
         }
     }
 }
@@ -1123,13 +1184,16 @@ proptest! {
     }
 
     #[test]
-    fn card_and_runs_kernels(w in bitmap()) {
+    fn card_and_runs_kernels(w in bitmap(), cap in 0u32..5000) {
         let s = words_to_set(&w);
         let want = (s.len() as u32, set_to_runs(&s).len() as u32);
         let buf = Buf::u64s(&w);
-        prop_assert_eq!((SCALAR.bitmap_card_and_runs)(buf.a8()), want);
+        prop_assert_eq!((SCALAR.bitmap_card_and_runs)(buf.a8(), u32::MAX), want);
         for (tier, k) in tiers() {
-            prop_assert_eq!((k.bitmap_card_and_runs)(buf.a8()), want, "{}", tier);
+            prop_assert_eq!((k.bitmap_card_and_runs)(buf.a8(), u32::MAX), want, "{}", tier);
+            let (card, runs) = (k.bitmap_card_and_runs)(buf.a8(), cap);
+            prop_assert_eq!(card, want.0, "{}", tier);
+            assert_capped(runs, want.1, cap, &tier.to_string());
         }
     }
 }

@@ -52,6 +52,11 @@ impl Kind {
     }
 }
 
+/// A container of this many runs or more is never stored as runs (4 bytes a run
+/// reach a bitmap's 8 KiB, and an array of up to 4,096 values is smaller still),
+/// so counting a bitmap's runs for [`canonical_kind`] may stop there.
+pub const RUNS_CAP: u32 = 2048;
+
 /// The canonical kind of a non-empty container with `card` values in `nruns` runs:
 /// the smallest encoding, ties going to array, then bitmap, before run.
 pub fn canonical_kind(card: u32, nruns: u32) -> Kind {
@@ -246,6 +251,20 @@ impl DoubleEndedIterator for ContainerIter<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Past [`RUNS_CAP`] the run count no longer changes the kind, and one
+    /// run less can (the cap is the least such count).
+    #[test]
+    fn runs_cap_decides_every_kind() {
+        for card in 1..=65536u32 {
+            let at_cap = canonical_kind(card, RUNS_CAP);
+            assert_ne!(at_cap, Kind::Run, "card {card}");
+            for nruns in [RUNS_CAP + 1, 4096, 32768] {
+                assert_eq!(canonical_kind(card, nruns), at_cap, "card {card}, {nruns} runs");
+            }
+        }
+        assert_eq!(canonical_kind(4097, RUNS_CAP - 1), Kind::Run);
+    }
 
     #[test]
     fn canonical_rule_boundaries() {

@@ -6,7 +6,7 @@ use core::fmt;
 use super::directory::{kind_of, Directory, Shape, BLOCK};
 use super::encode::offset_width;
 use super::header::{width_of, Header, HeaderError, MAX_LEN, VERSION};
-use crate::container::{canonical_kind, Kind};
+use crate::container::{canonical_kind, Kind, RUNS_CAP};
 use crate::kernels::dispatch::{kernels, Kernels};
 
 /// Why a buffer is not a valid canonical sroar bitmap.
@@ -469,11 +469,12 @@ fn check_array(
     Ok((vals.len() as u64, runs, lo, hi))
 }
 
-/// Returns `(cardinality, runs, min, max)` of a bitmap payload.
+/// Returns `(cardinality, runs, min, max)` of a bitmap payload; the runs are
+/// counted until at least [`RUNS_CAP`], all the canonical kind needs.
 fn check_bitmap(kernels: &Kernels, p: &[u8]) -> (u64, u32, u16, u16) {
     // Exactly `BITMAP_BYTES`, the length the kernel needs.
     let words = p.as_chunks::<8>().0;
-    let (card, runs) = (kernels.bitmap_card_and_runs)(words);
+    let (card, runs) = (kernels.bitmap_card_and_runs)(words, RUNS_CAP);
     // The ends are usually in the first and last words: scalar scans suffice.
     let word = |i: usize| u64::from_le_bytes(words[i]);
     let lo = words

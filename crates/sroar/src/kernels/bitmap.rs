@@ -41,17 +41,22 @@ pub fn popcount(words: &[u64; WORDS]) -> u32 {
     (kernels().bitmap_popcount)(words)
 }
 
-/// Number of maximal runs of set bits.
+/// Number of maximal runs of set bits, counted until at least `cap`: exact
+/// below `cap`, otherwise some count from `cap` up to the exact one. A tier may
+/// count them all; the AVX-512 and scalar tiers stop at the first 128-word
+/// block that reaches `cap`. [`RUNS_CAP`](crate::container::RUNS_CAP) is all
+/// a container's kind needs.
 #[inline]
-pub fn count_runs(words: &[u64; WORDS]) -> u32 {
-    (kernels().bitmap_count_runs)(words)
+pub fn count_runs(words: &[u64; WORDS], cap: u32) -> u32 {
+    (kernels().bitmap_count_runs)(words, cap)
 }
 
 /// `(number of set bits, number of maximal runs)` of a serialized bitmap, in
-/// one pass over its bytes.
+/// one pass over its bytes; the runs are counted until at least `cap`, as by
+/// [`count_runs`], and the set bits always in full.
 #[inline]
-pub fn card_and_runs(b: &[[u8; 8]]) -> (u32, u32) {
-    (kernels().bitmap_card_and_runs)(b)
+pub fn card_and_runs(b: &[[u8; 8]], cap: u32) -> (u32, u32) {
+    (kernels().bitmap_card_and_runs)(b, cap)
 }
 
 /// Appends the set bits, in increasing order, to `out`.

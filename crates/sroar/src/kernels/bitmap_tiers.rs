@@ -84,17 +84,18 @@ macro_rules! bitmap_tier {
             unsafe { $popcount(w) }
         }
 
-        /// Number of maximal runs.
-        pub(super) fn count_runs(w: &[u64; WORDS]) -> u32 {
+        /// Number of maximal runs, counted until at least `cap`.
+        pub(super) fn count_runs(w: &[u64; WORDS], cap: u32) -> u32 {
             // SAFETY: see `bitmap_tier!`.
-            unsafe { $count_runs(w) }
+            unsafe { $count_runs(w, cap) }
         }
 
-        /// `(number of set bits, number of maximal runs)`.
-        pub(super) fn card_and_runs(b: &[[u8; 8]]) -> (u32, u32) {
+        /// `(number of set bits, number of maximal runs counted until at least
+        /// `cap`)`.
+        pub(super) fn card_and_runs(b: &[[u8; 8]], cap: u32) -> (u32, u32) {
             let b = words(b);
             // SAFETY: see `bitmap_tier!`.
-            unsafe { $card_and_runs(b) }
+            unsafe { $card_and_runs(b, cap) }
         }
     };
 }

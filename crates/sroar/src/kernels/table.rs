@@ -139,13 +139,13 @@ pub struct Kernels {
     /// [`bitmap::popcount`].
     pub bitmap_popcount: fn(&[u64; 1024]) -> u32,
     /// [`bitmap::count_runs`].
-    pub bitmap_count_runs: fn(&[u64; 1024]) -> u32,
+    pub bitmap_count_runs: fn(&[u64; 1024], u32) -> u32,
     /// [`bitmap::to_array`].
     pub bitmap_to_array: fn(&[u64; 1024], &mut Vec<u16>),
     /// [`array::ascending_runs`].
     pub array_ascending_runs: fn(&[[u8; 2]]) -> Option<u32>,
     /// [`bitmap::card_and_runs`].
-    pub bitmap_card_and_runs: fn(&[[u8; 8]]) -> (u32, u32),
+    pub bitmap_card_and_runs: fn(&[[u8; 8]], u32) -> (u32, u32),
     /// [`values::fill_consecutive`].
     pub fill_consecutive: fn(&mut [u64], u64),
     /// [`values::bits_into`].

@@ -2,7 +2,7 @@
 //! canonical buffer.
 
 use crate::container::bitmap::{self, WORDS};
-use crate::container::{canonical_kind, Container, Kind};
+use crate::container::{canonical_kind, Container, Kind, RUNS_CAP};
 use crate::format::directory::KEY_LIMIT;
 use crate::format::encode::{head_len_bound, head_len_expected, Encode, Encoder, Layout, Plan};
 use crate::format::header::EMPTY;
@@ -230,11 +230,11 @@ impl Writer {
     pub fn push_bitmap(&mut self, key: u64, words: &[u64; WORDS]) {
         // One pass counts both: the words' bytes are the serialized bitmap's.
         #[cfg(target_endian = "little")]
-        let (card, nruns) = kernels::bitmap::card_and_runs(bytemuck::cast_slice(words));
+        let (card, nruns) = kernels::bitmap::card_and_runs(bytemuck::cast_slice(words), RUNS_CAP);
         #[cfg(not(target_endian = "little"))]
         let (card, nruns) = (
             kernels::bitmap::popcount(words),
-            kernels::bitmap::count_runs(words),
+            kernels::bitmap::count_runs(words, RUNS_CAP),
         );
         self.push_bitmap_counts(key, words, card, nruns);
     }
@@ -245,7 +245,8 @@ impl Writer {
         if card == 0 {
             return;
         }
-        self.push_bitmap_counts(key, words, card, kernels::bitmap::count_runs(words));
+        let nruns = kernels::bitmap::count_runs(words, RUNS_CAP);
+        self.push_bitmap_counts(key, words, card, nruns);
     }
 
     /// Pushes the serialized bitmap `base` as changed by `set` (which may only
@@ -269,7 +270,7 @@ impl Writer {
             .try_into()
             .expect("a bitmap has 1024 words");
         set(words);
-        let (card, nruns) = kernels::bitmap::card_and_runs(words);
+        let (card, nruns) = kernels::bitmap::card_and_runs(words, RUNS_CAP);
         if canonical_kind(card, nruns) != Kind::Bitmap {
             let mut back = [0u64; WORDS];
             for (d, w) in back.iter_mut().zip(words.iter()) {
@@ -286,10 +287,14 @@ impl Writer {
         self.finish(key, Kind::Bitmap, card, start, lo, hi);
     }
 
-    /// [`Writer::push_bitmap`] with the cardinality and the number of runs known.
+    /// [`Writer::push_bitmap`] with the cardinality and the number of runs known
+    /// (counted until at least [`RUNS_CAP`]).
     fn push_bitmap_counts(&mut self, key: u64, words: &[u64; WORDS], card: u32, nruns: u32) {
         debug_assert_eq!(card, kernels::bitmap::popcount(words));
-        debug_assert_eq!(nruns, kernels::bitmap::count_runs(words));
+        debug_assert_eq!(
+            nruns.min(RUNS_CAP),
+            kernels::bitmap::count_runs(words, u32::MAX).min(RUNS_CAP)
+        );
         // Decode runs or values only for the kind that needs them: a result that
         // stays a bitmap is copied as is.
         if card == 0 {

@@ -196,14 +196,15 @@ fn count_runs_of<T>(b: &[T; WORDS], load: impl Fn(&[T; 4]) -> __m256i) -> u32 {
 }
 
 #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
-fn count_runs_avx2(w: &[u64; WORDS]) -> u32 {
+fn count_runs_avx2(w: &[u64; WORDS], _cap: u32) -> u32 {
     count_runs_of(w, |q| load_words(q))
 }
 
 #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
-fn card_and_runs_avx2(b: &[[u8; 8]; WORDS]) -> (u32, u32) {
+fn card_and_runs_avx2(b: &[[u8; 8]; WORDS], _cap: u32) -> (u32, u32) {
     // Two passes: the second reads the 8 KiB from L1, and one Harley–Seal
     // state per count keeps the code shared with `popcount`/`count_runs`.
+    // Its counters take the whole bitmap, so every run is counted.
     let card = harley_seal(|k| load_bytes(quad(b, 4 * k)));
     (card, count_runs_of(b, |q| load_bytes(q)))
 }

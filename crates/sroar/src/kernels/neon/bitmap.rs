@@ -139,13 +139,14 @@ fn count_runs_with(mut load: impl FnMut(usize) -> uint8x16_t) -> u32 {
 }
 
 #[target_feature(enable = "neon")]
-fn count_runs_neon(w: &[u64; WORDS]) -> u32 {
+fn count_runs_neon(w: &[u64; WORDS], _cap: u32) -> u32 {
     count_runs_with(|k| load_words(pair(w, 2 * k)))
 }
 
 #[target_feature(enable = "neon")]
-fn card_and_runs_neon(b: &[[u8; 8]; WORDS]) -> (u32, u32) {
-    // Two passes, as in the AVX2 tier: the second reads the 8 KiB from L1.
+fn card_and_runs_neon(b: &[[u8; 8]; WORDS], _cap: u32) -> (u32, u32) {
+    // Two passes, as in the AVX2 tier: the second reads the 8 KiB from L1, and
+    // every run is counted.
     let card = count(|k| load_bytes(pair(b, 2 * k)));
     (card, count_runs_with(|k| load_bytes(pair(b, 2 * k))))
 }

@@ -120,27 +120,48 @@ pub fn popcount(words: &[u64; WORDS]) -> u32 {
     words.iter().map(|w| w.count_ones()).sum()
 }
 
-/// Number of maximal runs of set bits.
-pub fn count_runs(words: &[u64; WORDS]) -> u32 {
+/// Words between two checks of a run count against its cap.
+pub const CAP_BLOCK: usize = 128;
+
+/// Number of maximal runs of set bits, counted until at least `cap` (checked
+/// every [`CAP_BLOCK`] words).
+pub fn count_runs(words: &[u64; WORDS], cap: u32) -> u32 {
     let mut carry = 0u64;
     let mut n = 0;
-    for &w in words {
-        n += (w & !((w << 1) | carry)).count_ones();
-        carry = w >> 63;
+    for block in words.chunks_exact(CAP_BLOCK) {
+        for &w in block {
+            n += (w & !((w << 1) | carry)).count_ones();
+            carry = w >> 63;
+        }
+        if n >= cap {
+            break;
+        }
     }
     n
 }
 
-/// `(number of set bits, number of maximal runs)`.
-pub fn card_and_runs(b: &[[u8; 8]]) -> (u32, u32) {
+/// `(number of set bits, number of maximal runs counted until at least
+/// `cap`)`: past the cap only the set bits are counted.
+pub fn card_and_runs(b: &[[u8; 8]], cap: u32) -> (u32, u32) {
+    let b = words(b);
     let mut carry = 0u64;
     let (mut card, mut runs) = (0, 0);
-    for x in words(b) {
-        let w = u64::from_le_bytes(*x);
-        card += w.count_ones();
-        runs += (w & !((w << 1) | carry)).count_ones();
-        carry = w >> 63;
+    let mut blocks = b.chunks_exact(CAP_BLOCK);
+    for block in blocks.by_ref() {
+        for x in block {
+            let w = u64::from_le_bytes(*x);
+            card += w.count_ones();
+            runs += (w & !((w << 1) | carry)).count_ones();
+            carry = w >> 63;
+        }
+        if runs >= cap {
+            break;
+        }
     }
+    card += blocks
+        .flatten()
+        .map(|x| u64::from_le_bytes(*x).count_ones())
+        .sum::<u32>();
     (card, runs)
 }
 

@@ -7,7 +7,7 @@ use allocator_api2::boxed::Box;
 use allocator_api2::vec::Vec;
 
 use crate::container::bitmap::WORDS;
-use crate::container::{array::count_runs_sorted, Container, Kind, ARRAY_MAX};
+use crate::container::{array::count_runs_sorted, Container, Kind, ARRAY_MAX, RUNS_CAP};
 use crate::kernels::{array, array_bitmap, bitmap, in_place, run};
 use crate::ops::pair::{load_words, Slices};
 use crate::writer::Writer;
@@ -384,7 +384,8 @@ impl<A: Allocator + Clone> Acc<A> {
         }
     }
 
-    /// Number of maximal runs.
+    /// Number of maximal runs; a bitmap's are counted until at least
+    /// [`RUNS_CAP`], all the container's kind needs.
     pub(crate) fn runs(&self) -> u32 {
         match self {
             // The lows are strictly ascending, so the dispatched validation kernel
@@ -392,7 +393,7 @@ impl<A: Allocator + Clone> Acc<A> {
             Acc::Lows(l) => {
                 array::ascending_runs(l).unwrap_or_else(|| count_runs_sorted(l.iter().map(|&e| low(e))))
             }
-            Acc::Words(w) => bitmap::count_runs(w),
+            Acc::Words(w) => bitmap::count_runs(w, RUNS_CAP),
         }
     }
 

@@ -22,7 +22,8 @@ pub(super) struct Entry<A: Allocator + Clone> {
     pub(super) acc: Acc<A>,
     /// Cardinality, or [`UNKNOWN`].
     pub(super) card: u32,
-    /// Number of maximal runs, or [`UNKNOWN`].
+    /// Number of maximal runs (counted until at least
+    /// [`RUNS_CAP`](crate::container::RUNS_CAP)), or [`UNKNOWN`].
     pub(super) runs: u32,
 }
 
