@@ -991,6 +991,59 @@ fn check_ascending(v: &[u16]) -> Option<u32> {
     want
 }
 
+/// `runs_into` of the strictly increasing `v` on every tier, against the
+/// model's runs, at two read offsets; the slots past the runs may be written
+/// but not the ones past the slack.
+fn check_runs_into(v: &[u16]) {
+    if v.is_empty() {
+        return;
+    }
+    let want = set_to_runs(&v.iter().copied().collect());
+    let want: Vec<[u8; 4]> = want
+        .iter()
+        .map(|&(s, l)| {
+            let (s, l) = (s.to_le_bytes(), l.to_le_bytes());
+            [s[0], s[1], l[0], l[1]]
+        })
+        .collect();
+    for off in [1, 2] {
+        let buf = Buf::u16s_at(v, off);
+        let a = buf.a2();
+        for (tier, k) in tiers().into_iter().chain([(Tier::Scalar, &SCALAR)]) {
+            let mut dst = vec![[0xA5u8; 4]; want.len() + array::RUNS_SLACK + 1];
+            let n = (k.array_runs_into)(a, &mut dst);
+            assert_eq!(n, want.len(), "{tier} len {}", v.len());
+            assert_eq!(&dst[..n], want.as_slice(), "{tier} len {}", v.len());
+            assert_eq!(*dst.last().unwrap(), [0xA5; 4], "{tier} past the slack");
+        }
+        let mut dst = vec![[0u8; 4]; want.len() + array::RUNS_SLACK];
+        assert_eq!(array::runs_into(a, &mut dst), want.len());
+        assert_eq!(&dst[..want.len()], want.as_slice());
+    }
+}
+
+/// `runs_into` at every length around the 16-lane steps, in every shape, and
+/// at the ends of the value range: one run of all 65,536 values (its length
+/// less one is 65,535), and runs ending at 65535.
+#[test]
+fn runs_into_lengths_and_shapes() {
+    let lens = (1..=70).chain([95, 96, 97, 127, 128, 129, 255, 256, 257, 4095, 4096, 4097]);
+    for n in lens {
+        for v in ascending_shapes(n) {
+            check_runs_into(&v);
+        }
+    }
+    let full: Vec<u16> = (0..=65535).collect();
+    check_runs_into(&full);
+    check_runs_into(&full[1..]);
+    check_runs_into(&full[..65535]);
+    let holes: Vec<u16> = (0..=65535u32)
+        .filter(|x| x % 1000 != 999)
+        .map(|x| x as u16)
+        .collect();
+    check_runs_into(&holes);
+}
+
 /// Strictly increasing arrays of `n` values in several run shapes.
 fn ascending_shapes(n: usize) -> Vec<Vec<u16>> {
     let n32 = n as u32;
@@ -1181,6 +1234,11 @@ proptest! {
     #[test]
     fn ascending_runs_kernels(v in maybe_broken()) {
         check_ascending(&v);
+    }
+
+    #[test]
+    fn runs_into_kernels(v in sorted_u16()) {
+        check_runs_into(&v);
     }
 
     #[test]

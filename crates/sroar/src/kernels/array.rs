@@ -65,3 +65,19 @@ pub fn ascending_runs(a: &[[u8; 2]]) -> Option<u32> {
     (kernels().array_ascending_runs)(a)
 }
 
+/// Slots [`runs_into`] needs in `dst` beyond the runs: a tier may store whole
+/// vectors past the last run.
+pub const RUNS_SLACK: usize = 16;
+
+/// Writes the maximal runs of the strictly increasing, non-empty `a` to
+/// `dst` (room for its runs and [`RUNS_SLACK`] more) as `(start, length - 1)`
+/// in little-endian; returns how many. The slots past them are left
+/// unspecified.
+///
+/// # Panics
+/// If `dst` is too short; `a` not strictly increasing gives unspecified runs.
+#[inline]
+pub fn runs_into(a: &[[u8; 2]], dst: &mut [[u8; 4]]) -> usize {
+    (kernels().array_runs_into)(a, dst)
+}
+

@@ -101,6 +101,8 @@ pub type BitmapTestFn = fn(&[[u8; 8]], &[[u8; 8]]) -> bool;
 /// `fn(array, bitmap, out)` that appends the array's values set (or not set)
 /// in the serialized bitmap to `out`.
 pub type ArrayBitmapOpFn = fn(&[[u8; 2]], &[[u8; 8]], &mut Vec<u16>);
+/// `fn(array, dst) -> runs` of [`array::runs_into`].
+pub type RunsIntoFn = fn(&[[u8; 2]], &mut [[u8; 4]]) -> usize;
 /// `fn(array, words)` that sets, clears or flips the array's values in `words`.
 pub type ArrayMarkFn = fn(&[[u8; 2]], &mut [u64; 1024]);
 /// [`ArrayMarkFn`] on a serialized bitmap's bytes.
@@ -144,6 +146,8 @@ pub struct Kernels {
     pub bitmap_to_array: fn(&[u64; 1024], &mut Vec<u16>),
     /// [`array::ascending_runs`].
     pub array_ascending_runs: fn(&[[u8; 2]]) -> Option<u32>,
+    /// [`array::runs_into`].
+    pub array_runs_into: RunsIntoFn,
     /// [`bitmap::card_and_runs`].
     pub bitmap_card_and_runs: fn(&[[u8; 8]], u32) -> (u32, u32),
     /// [`values::fill_consecutive`].
@@ -189,6 +193,7 @@ pub static SCALAR: Kernels = Kernels {
     bitmap_count_runs: scalar::bitmap::count_runs,
     bitmap_to_array: scalar::bitmap::to_array,
     array_ascending_runs: scalar::array::ascending_runs,
+    array_runs_into: scalar::array::runs_into,
     bitmap_card_and_runs: scalar::bitmap::card_and_runs,
     fill_consecutive: scalar::values::fill_consecutive,
     bits_into: scalar::values::bits_into,

@@ -12,6 +12,7 @@ mod compact;
 mod run;
 mod values;
 
+use super::scalar;
 use super::table::{Avx2Proof, Kernels, Tier};
 
 static TABLE: Kernels = Kernels {
@@ -30,6 +31,7 @@ static TABLE: Kernels = Kernels {
     bitmap_count_runs: bitmap::count_runs,
     bitmap_to_array: bitmap::to_array,
     array_ascending_runs: ascending::ascending_runs,
+    array_runs_into: scalar::array::runs_into,
     bitmap_card_and_runs: bitmap::card_and_runs,
     fill_consecutive: values::fill_consecutive,
     bits_into: values::bits_into,

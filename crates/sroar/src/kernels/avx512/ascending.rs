@@ -106,3 +106,69 @@ pub(super) fn ascending_runs(a: &[[u8; 2]]) -> Option<u32> {
     // SAFETY: AVX-512 features detected (see above).
     unsafe { ascending_runs_avx512(a) }
 }
+
+/// The runs of `a`, 16 values a step, in two passes over `dst`. The first
+/// compresses each run's start into a 32-bit lane as `start | index << 16`
+/// (the start lanes are the values that do not follow their neighbour by one);
+/// the second turns the index into the length less one, which is the next
+/// run's index less this one's less one (runs of strictly increasing values
+/// are consecutive), with `a.len()` after the last. Lengths wrap to 16 bits,
+/// as the index of a 65,536-value run's end does.
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx512vbmi2,avx2,popcnt,bmi1,bmi2,lzcnt"
+)]
+fn runs_into_avx512(a: &[[u8; 2]], dst: &mut [[u8; 4]]) -> usize {
+    let n = a.len();
+    // Lane `i` takes lane `i - 1`; lane 0 takes its own value, which it does
+    // not follow by one, so the first value starts a run.
+    let prev_lane = _mm256_setr_epi16(0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14);
+    let iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    let one = _mm256_set1_epi16(1);
+    let mut k = 0;
+    for i in (0..n).step_by(16) {
+        let valid = (u32::MAX >> (32 - (n - i).min(16))) as u16;
+        let at = |j: usize| a[j..].as_ptr().cast::<i16>();
+        // SAFETY: the mask enables the lanes of `a[j..j + 16]` that exist.
+        let load = |j| unsafe { _mm256_maskz_loadu_epi16(valid, at(j)) };
+        let cur = load(i);
+        let prev = if i == 0 {
+            _mm256_permutexvar_epi16(prev_lane, cur)
+        } else {
+            load(i - 1)
+        };
+        let starts = _mm256_mask_cmpneq_epi16_mask(valid, cur, _mm256_add_epi16(prev, one));
+        let index = _mm512_slli_epi32::<16>(_mm512_add_epi32(iota, _mm512_set1_epi32(i as i32)));
+        let packed = _mm512_or_si512(_mm512_cvtepu16_epi32(cur), index);
+        let runs = _mm512_maskz_compress_epi32(starts, packed);
+        let c: &mut [[u8; 4]; 16] = (&mut dst[k..k + 16]).try_into().expect("16 slots");
+        // SAFETY: `c` is 64 writable bytes; unaligned store.
+        unsafe { _mm512_storeu_si512(c.as_mut_ptr().cast(), runs) };
+        k += starts.count_ones() as usize;
+    }
+    dst[k] = ((n as u32) << 16).to_le_bytes();
+    let low = _mm512_set1_epi32(0xFFFF);
+    let one = _mm512_set1_epi32(1);
+    for r in (0..k).step_by(16) {
+        let next: &[[u8; 4]; 16] = dst[r + 1..r + 17].try_into().expect("16 slots");
+        // SAFETY: `next` is 64 readable bytes; unaligned load.
+        let next = unsafe { _mm512_loadu_si512(next.as_ptr().cast()) };
+        let c: &mut [[u8; 4]; 16] = (&mut dst[r..r + 16]).try_into().expect("16 slots");
+        // SAFETY: `c` is 64 readable bytes; unaligned load.
+        let cur = unsafe { _mm512_loadu_si512(c.as_ptr().cast()) };
+        let len = _mm512_sub_epi32(
+            _mm512_sub_epi32(_mm512_srli_epi32::<16>(next), _mm512_srli_epi32::<16>(cur)),
+            one,
+        );
+        let runs = _mm512_or_si512(_mm512_and_si512(cur, low), _mm512_slli_epi32::<16>(len));
+        // SAFETY: `c` is 64 writable bytes; unaligned store.
+        unsafe { _mm512_storeu_si512(c.as_mut_ptr().cast(), runs) };
+    }
+    k
+}
+
+/// Writes the maximal runs of the strictly increasing, non-empty `a` to `dst`
+/// (room for them and 16 more); returns how many.
+pub(super) fn runs_into(a: &[[u8; 2]], dst: &mut [[u8; 4]]) -> usize {
+    // SAFETY: AVX-512 features detected (see `ascending_runs`).
+    unsafe { runs_into_avx512(a, dst) }
+}

@@ -48,6 +48,7 @@ pub(in crate::kernels) fn table(proof: Avx512Proof) -> &'static Kernels {
         bitmap_card_and_runs: bitmap::card_and_runs,
         fill_consecutive: values::fill_consecutive,
         array_ascending_runs: ascending::ascending_runs,
+        array_runs_into: ascending::runs_into,
         run_array_intersect: run_array::intersect,
         run_array_count: run_array::count,
         array_run_difference: run_array::difference,

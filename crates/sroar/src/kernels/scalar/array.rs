@@ -355,6 +355,37 @@ pub fn difference(a: &[[u8; 2]], b: &[[u8; 2]], out: &mut Vec<u16>) {
     extend(out, &a[i..]);
 }
 
+/// Writes the maximal runs of the strictly increasing, non-empty `a` to
+/// `dst` as `(start, length - 1)`; returns how many. Branch-free: every value
+/// rewrites the current run, and a gap moves to the next one, where a branch
+/// per value mispredicted at every irregular gap (the loop was 4% of
+/// census-income's unions).
+///
+/// # Panics
+/// If `dst` has fewer slots than runs.
+pub fn runs_into(a: &[[u8; 2]], dst: &mut [[u8; 4]]) -> usize {
+    runs_into_with(a.len(), |i| u16::from_le_bytes(a[i]), dst)
+}
+
+/// [`runs_into`] of the `n` values `value(0)`, `value(1)`, …
+#[inline(always)]
+pub fn runs_into_with(n: usize, value: impl Fn(usize) -> u16, dst: &mut [[u8; 4]]) -> usize {
+    let first = value(0);
+    let (mut j, mut start, mut prev) = (0, first, first);
+    for i in 1..n {
+        let v = value(i);
+        let gap = v != prev.wrapping_add(1);
+        let (s, l) = (start.to_le_bytes(), (prev - start).to_le_bytes());
+        dst[j] = [s[0], s[1], l[0], l[1]];
+        j += usize::from(gap);
+        start = if gap { v } else { start };
+        prev = v;
+    }
+    let (s, l) = (start.to_le_bytes(), (prev - start).to_le_bytes());
+    dst[j] = [s[0], s[1], l[0], l[1]];
+    j + 1
+}
+
 /// `Some(runs)` when `a` is strictly increasing, else `None`.
 pub fn ascending_runs(a: &[[u8; 2]]) -> Option<u32> {
     if a.is_empty() {
