@@ -132,10 +132,11 @@ pub(super) fn any(short: &[[u8; 2]], long: &[[u8; 2]]) -> bool {
         .any(|e| index.contains(u16::from_le_bytes(*e)))
 }
 
-/// Whether `short ∪ long` or `short ⊕ long` takes [`insert`]: the sizes the
-/// merge leaves to the scalar kernels, against a long array of a few blocks.
-pub(super) fn inserts(short: &[[u8; 2]], long: &[[u8; 2]]) -> bool {
-    !short.is_empty() && long.len() >= INSERT_MIN_LONG
+/// Whether a short input of `short` values (under a block, or far shorter than
+/// the other) may take [`insert`] against a long one of `long`: some values,
+/// against a long array of a few blocks.
+pub(super) fn inserts(short: usize, long: usize) -> bool {
+    short > 0 && long >= INSERT_MIN_LONG
 }
 
 /// The shortest long array [`insert`] takes: below two blocks, a scalar merge
