@@ -183,9 +183,10 @@ fn card_and_runs_avx512(b: &[[u8; 8]; WORDS], cap: u32) -> (u32, u32) {
     let mut runs = _mm512_setzero_si512();
     let mut nruns = 0;
     let mut i = 0;
-    // Most bitmap results have thousands of runs: past the cap (at a third of
-    // the bitmap or so) the rest is a popcount, a third of the work a vector
-    // (1% of census-income's and weather_sept_85's unions).
+    // Most bitmap results have thousands of runs, so the cap comes about a
+    // third of the way in; after it only the set bits are counted, a third of
+    // the instructions a vector (1% of census-income's and weather_sept_85's
+    // unions).
     while i < WORDS {
         for j in (i..i + CAP_BLOCK).step_by(8) {
             let cur = load_bytes(oct(b, j));
