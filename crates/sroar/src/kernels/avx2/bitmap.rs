@@ -8,7 +8,7 @@ use core::mem::MaybeUninit;
 
 use crate::kernels::bitmap_tiers::bitmap_tier;
 use crate::kernels::scalar::bitmap::words;
-use crate::kernels::scalar::bitmap::{BitOp, WORDS};
+use crate::kernels::scalar::bitmap::{BitOp, CAP_BLOCK, WORDS};
 
 
 #[inline]
@@ -88,11 +88,19 @@ fn csa(a: __m256i, b: __m256i, c: __m256i) -> (__m256i, __m256i) {
 /// time, so that only one vector in 16 goes through the Mula popcount.
 #[inline]
 #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
-fn harley_seal(mut v: impl FnMut(usize) -> __m256i) -> u32 {
+fn harley_seal(v: impl FnMut(usize) -> __m256i) -> u32 {
+    harley_seal_in(0..VECTORS, v)
+}
+
+/// [`harley_seal`] of the vectors `v(k)` for `k` in `range` (a multiple of 16
+/// long).
+#[inline]
+#[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+fn harley_seal_in(range: core::ops::Range<usize>, mut v: impl FnMut(usize) -> __m256i) -> u32 {
     let z = _mm256_setzero_si256();
     let (mut ones, mut twos, mut fours, mut eights) = (z, z, z, z);
     let mut total = z;
-    for i in (0..VECTORS).step_by(16) {
+    for i in range.step_by(16) {
         let mut eights_pair = [z; 2];
         for (half, e) in eights_pair.iter_mut().enumerate() {
             let k = i + 8 * half;
@@ -176,13 +184,13 @@ fn popcount_avx2(w: &[u64; WORDS]) -> u32 {
 /// Number of maximal runs of the bitmap `b`, whose vectors `load` reads.
 #[inline]
 #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
-fn count_runs_of<T>(b: &[T; WORDS], load: impl Fn(&[T; 4]) -> __m256i) -> u32 {
+fn count_runs_of<T>(b: &[T; WORDS], cap: u32, load: impl Fn(&[T; 4]) -> __m256i) -> u32 {
     // Run starts: set bits whose lower neighbour is clear. The lower
     // neighbours of a vector's words come from a second load one word lower,
     // where shifting the previous vector in took a cross-lane and an in-lane
     // shuffle (2% of census-income's and weather_sept_85's unions on this
     // tier); the first vector has a zero below it.
-    harley_seal(|k| {
+    let starts = |k| {
         let cur = load(quad(b, 4 * k));
         let lower = if k == 0 {
             let mid = _mm256_permute2x128_si256::<0x21>(_mm256_setzero_si256(), cur);
@@ -192,21 +200,33 @@ fn count_runs_of<T>(b: &[T; WORDS], load: impl Fn(&[T; 4]) -> __m256i) -> u32 {
         };
         let below = _mm256_or_si256(_mm256_slli_epi64::<1>(cur), _mm256_srli_epi64::<63>(lower));
         _mm256_andnot_si256(below, cur)
-    })
+    };
+    // A Harley–Seal count per block of `CAP_BLOCK` words, to stop at the cap:
+    // most bitmap results reach it a third of the way in (census-income's and
+    // weather_sept_85's `or` and `xor` 6-9% faster on this tier, validating
+    // them 22-35%).
+    let block = CAP_BLOCK / 4;
+    let mut runs = 0;
+    for first in (0..VECTORS).step_by(block) {
+        runs += harley_seal_in(first..first + block, starts);
+        if runs >= cap {
+            break;
+        }
+    }
+    runs
 }
 
 #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
-fn count_runs_avx2(w: &[u64; WORDS], _cap: u32) -> u32 {
-    count_runs_of(w, |q| load_words(q))
+fn count_runs_avx2(w: &[u64; WORDS], cap: u32) -> u32 {
+    count_runs_of(w, cap, |q| load_words(q))
 }
 
 #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
-fn card_and_runs_avx2(b: &[[u8; 8]; WORDS], _cap: u32) -> (u32, u32) {
+fn card_and_runs_avx2(b: &[[u8; 8]; WORDS], cap: u32) -> (u32, u32) {
     // Two passes: the second reads the 8 KiB from L1, and one Harley–Seal
     // state per count keeps the code shared with `popcount`/`count_runs`.
-    // Its counters take the whole bitmap, so every run is counted.
     let card = harley_seal(|k| load_bytes(quad(b, 4 * k)));
-    (card, count_runs_of(b, |q| load_bytes(q)))
+    (card, count_runs_of(b, cap, |q| load_bytes(q)))
 }
 
 bitmap_tier! {
