@@ -44,8 +44,8 @@ pub fn popcount(words: &[u64; WORDS]) -> u32 {
 /// Number of maximal runs of set bits, counted until at least `cap`: exact
 /// below `cap`, otherwise some count from `cap` up to the exact one. A tier may
 /// count them all (NEON does); the x86 and scalar tiers stop at the first
-/// 128-word block that reaches `cap`. [`RUNS_CAP`](crate::container::RUNS_CAP) is all
-/// a container's kind needs.
+/// 128-word block that reaches `cap`.
+/// [`RUNS_CAP`](crate::container::RUNS_CAP) is all a container's kind needs.
 #[inline]
 pub fn count_runs(words: &[u64; WORDS], cap: u32) -> u32 {
     (kernels().bitmap_count_runs)(words, cap)
