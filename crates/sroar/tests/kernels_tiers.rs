@@ -794,20 +794,23 @@ fn merges_stop_on_shared_values() {
     }
 }
 
-/// A few values against arrays of 512 to 4096 (the AVX-512 tier's lookups by
-/// block maxima): values on both sides of every block boundary, at the ends,
-/// and between members, with the long array's last block full or partial.
+/// A few values against arrays of 32 to 4096 (the AVX-512 tier's lookups by
+/// block maxima, the insertions of the AVX2 and AVX-512 tiers in blocks of 16
+/// and 32): values on both sides of every block boundary, at the ends, and
+/// between members, with the long array's last block full or partial.
 #[test]
 fn few_values_against_long_arrays() {
-    for len in [512usize, 545, 1000, 2047, 4095, 4096] {
+    for len in [
+        32usize, 33, 47, 63, 64, 100, 512, 545, 1000, 2047, 4095, 4096,
+    ] {
         let step = 65536 / len as u32;
         let long: Vec<u16> = (0..len as u32).map(|i| (i * step) as u16).collect();
         let mut probes: Vec<u16> = vec![0, 1, 65535];
-        for k in (0..len).step_by(32).chain([31, len - 2, len - 1]) {
+        for k in (0..len).step_by(16).chain([15, 31, len - 2, len - 1]) {
             let v = long[k];
             probes.extend([v, v.saturating_sub(1), v.saturating_add(1)]);
-            if k + 31 < len {
-                probes.push(long[k + 31]);
+            if k + 15 < len {
+                probes.push(long[k + 15]);
             }
         }
         probes.sort_unstable();
@@ -815,8 +818,10 @@ fn few_values_against_long_arrays() {
         for take in [2, 3, 7, 15] {
             for start in 0..take {
                 let short: Vec<u16> = probes.iter().skip(start).step_by(take).copied().collect();
-                for chunk in short.chunks(len / 64) {
-                    check_array_pair(chunk, &long);
+                for size in [1, 15, len / 64] {
+                    for chunk in short.chunks(size.max(1)) {
+                        check_array_pair(chunk, &long);
+                    }
                 }
             }
         }

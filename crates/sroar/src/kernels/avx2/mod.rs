@@ -10,6 +10,7 @@ mod ascending;
 mod bitmap;
 mod compact;
 mod run;
+mod skewed;
 mod values;
 
 use super::scalar;
@@ -20,8 +21,8 @@ static TABLE: Kernels = Kernels {
     array_intersect: array::intersect,
     array_intersect_count: array::intersect_count,
     array_intersects: array::intersects,
-    array_union: array::union,
-    array_xor: array::xor,
+    array_union: skewed::union,
+    array_xor: skewed::xor,
     array_difference: array::difference,
     bitmap_op_into: bitmap::op_into,
     bitmap_op_count: bitmap::op_count,
