@@ -267,13 +267,22 @@ bitmap_tier! {
 /// Bitmaps with fewer set bits are extracted bit by bit.
 const SPARSE_BITS: usize = 1024;
 
+/// The scalar extraction, built with this tier's POPCNT and BMI1.
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx512vbmi2,avx2,popcnt,bmi1,bmi2,lzcnt"
+)]
+fn to_array_sparse(w: &[u64; WORDS], bits: usize, out: &mut Vec<u16>) {
+    crate::kernels::scalar::bitmap::to_array_counted_inline(w, bits, out)
+}
+
 /// Appends the set bits to `out`.
 pub(super) fn to_array(w: &[u64; WORDS], out: &mut Vec<u16>) {
     let bits = popcount(w) as usize;
     // Below about 8 bits per 512-bit group a compress per half-word costs more
     // than a `tzcnt` per bit.
     if bits < SPARSE_BITS {
-        return crate::kernels::scalar::bitmap::to_array_counted(w, bits, out);
+        // SAFETY: AVX-512 features detected (see `op_into`).
+        return unsafe { to_array_sparse(w, bits, out) };
     }
     let cap = bits + 32;
     out.reserve(cap);
