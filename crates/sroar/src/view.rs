@@ -116,6 +116,12 @@ impl<'a> RoaringView<'a> {
         self.shape.n()
     }
 
+    /// Bytes of the header and the directory: where the payloads start.
+    #[inline]
+    pub(crate) fn head_len(&self) -> usize {
+        self.shape.payload as usize
+    }
+
     /// Bytes of the payloads: everything after the header and the directory.
     #[inline]
     pub(crate) fn payload_len(&self) -> usize {

@@ -3,7 +3,7 @@
 use core::ops::ControlFlow;
 
 use super::and::disjoint_ranges;
-use super::pair::{disjoint_writer, for_each_run_word, is_full, same, toggles, Scratch, Slices};
+use super::pair::{for_each_run_word, subset_writer, is_full, same, toggles, Scratch, Slices};
 use super::meet::{meet, Test};
 use super::walk::{common_at, merge, Slot, Step};
 use crate::container::bitmap::BITMAP_BYTES;
@@ -17,7 +17,7 @@ use crate::writer::{CapacityError, Splice, Writer};
 /// `a \ b`, as an unfinished [`Writer`]. Keys of `a` that `b` lacks are copied
 /// verbatim.
 pub fn andnot_writer(a: RoaringView<'_>, b: RoaringView<'_>) -> Writer {
-    let mut w = disjoint_writer(&[a]);
+    let mut w = subset_writer(a);
     if disjoint_ranges(a, b) {
         for (key, c) in a.containers() {
             w.push_container(key, c);

@@ -222,19 +222,20 @@ pub(crate) fn payload_bytes(v: RoaringView<'_>) -> usize {
     v.payload_len()
 }
 
-/// A writer sized for the union of `views` as if they were disjoint: their
-/// containers, payloads and values summed, from the smallest minimum to the
-/// largest maximum. That is the exact shape of a union, symmetric difference or
-/// difference whose operands share no key (then every container is copied), so
-/// its directory fills the room kept for it; see [`Writer::with_expected`].
-pub(crate) fn disjoint_writer(views: &[RoaringView<'_>]) -> Writer {
-    let shape = ResultShape::disjoint(views);
-    Writer::with_expected(shape.containers, shape.payload, shape.card, shape.min, shape.max)
+/// A writer sized for a subset of `a` (a difference): `a`'s containers and
+/// payloads, and the length of its own header and directory, read off its
+/// shape. That is the exact head of a difference that removes no container
+/// and narrows no field (then `Writer::into_vec` moves nothing); a shorter one
+/// moves the payloads once. Planning a layout to guess the head cost more
+/// (this: dimension_008 `andnot` 1.07x, dimension_003 1.12x).
+pub(crate) fn subset_writer(a: RoaringView<'_>) -> Writer {
+    Writer::with_prefix(a.container_count(), a.head_len(), a.payload_len())
 }
 
-/// A writer sized for `a ∪ b` or `a ⊕ b`: [`disjoint_writer`]'s shape, less a
-/// container for each key the two share, when their payloads are large. The
-/// result's directory then usually fills the room kept for it, where room for
+/// A writer sized for `a ∪ b` or `a ⊕ b`: the shape of `a` and `b` taken as
+/// disjoint (their containers, payloads and values summed, from the smallest
+/// minimum to the largest maximum), less a container for each key the two
+/// share, when their payloads are large. The result's directory then usually fills the room kept for it, where room for
 /// both directories would make `Writer::into_vec` move every payload once
 /// (census1881's unions of a 66-container set and a small one were 1.25x faster
 /// without that move). The shared keys are counted on the directories alone;
@@ -361,6 +362,11 @@ mod tests {
             let bytes = w.into_vec().unwrap();
             assert_eq!(RoaringView::from_bytes(&bytes).unwrap().len(), 66 * 2000 + 2);
         }
+        // A difference that removes nothing from `big` (the small set's values
+        // are not in it, one shares a key) has `big`'s own head.
+        let w = super::super::andnot_writer(a, b);
+        assert!(w.room_is_exact());
+        assert_eq!(w.into_vec().unwrap(), big.as_bytes());
     }
 
     #[test]

@@ -93,7 +93,9 @@ impl Writer {
         Self::with_prefix(containers, prefix, payload_bytes)
     }
 
-    fn with_prefix(containers: usize, prefix: usize, payload_bytes: usize) -> Self {
+    /// A writer that keeps `prefix` bytes for the header and the directory of
+    /// `containers` containers, and room for `payload_bytes` of payloads.
+    pub(crate) fn with_prefix(containers: usize, prefix: usize, payload_bytes: usize) -> Self {
         let mut w = Self::default();
         w.reserved = Some(Reservation {
             containers,
