@@ -297,6 +297,16 @@ def machine_line():
     except OSError:
         pass
     tier = "avx512" if {"avx512f", "avx512bw", "avx512vl", "avx512_vpopcntdq", "avx512_vbmi2"} <= flags else "avx2" if "avx2" in flags else "scalar"
+    # A run with a tier forced below the CPU's (SROAR_SIMD, as the bench ran)
+    # says so, and whether the other libraries were held to AVX2 as well.
+    forced = os.environ.get("SROAR_SIMD")
+    if forced and forced != tier:
+        peers = []
+        if "CROARING_COMPILER_SUPPORTS_AVX512=0" in os.environ.get("CFLAGS", ""):
+            peers.append("CRoaring built without AVX-512")
+        if "disable_dispatch_avx512" in os.environ.get("RUSTFLAGS", ""):
+            peers.append("roaring-rs without its AVX-512 dispatch")
+        tier = f"{forced} (forced by SROAR_SIMD on a CPU with {tier}" + "".join(f"; {p}" for p in peers) + ")"
     try:
         commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
     except OSError:
