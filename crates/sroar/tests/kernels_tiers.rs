@@ -197,6 +197,43 @@ fn assert_capped(got: u32, exact: u32, cap: u32, what: &str) {
 /// The x86 and scalar tiers stop counting runs at the first 128-word block
 /// that reaches the cap (every bit apart: 4,096 runs a block), and count every
 /// set bit all the same.
+/// Bitmaps of an array's worth of bits (the tiers' bit-by-bit extraction),
+/// from half of one to a whole, with every word holding `per` bits around the
+/// counts the extraction writes without looking (4 and 7), and a word at each
+/// end holding all 64 or one.
+#[test]
+fn sparse_extraction_around_word_counts() {
+    for per in [2u32, 3, 4, 5, 6, 7, 8, 9, 12, 64] {
+        for bits in [2000u32, 2048, 2049, 3000, 4096] {
+            if per * 1023 < bits {
+                continue; // more bits than 1023 words of `per` hold
+            }
+            let mut w = vec![0u64; 1024];
+            let (mut left, mut i) = (bits, 0usize);
+            w[1023] = 1 << 63;
+            left -= 1;
+            while left > 0 {
+                let n = per.min(left);
+                // Every other bit from a word-dependent shift, so words differ
+                // (a word of 33 bits or more is filled from its low end).
+                let shift = (i % 5) as u32;
+                w[i * 2 % 1023] = match n {
+                    64 => !0,
+                    33.. => (1 << n) - 1,
+                    _ => (0..n).fold(0u64, |x, k| x | 1 << (2 * k + shift)),
+                };
+                left -= n;
+                i += 1;
+            }
+            let card: u32 = w.iter().map(|x| x.count_ones()).sum();
+            assert_eq!(card, bits);
+            check_bitmap_single(&w);
+            w[0] = !0;
+            check_bitmap_single(&w);
+        }
+    }
+}
+
 #[test]
 fn run_counts_stop_at_cap() {
     let w = vec![0x5555_5555_5555_5555u64; 1024];

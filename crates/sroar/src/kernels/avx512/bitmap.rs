@@ -272,7 +272,8 @@ const SPARSE_BITS: usize = 1024;
     enable = "avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx512vbmi2,avx2,popcnt,bmi1,bmi2,lzcnt"
 )]
 fn to_array_sparse(w: &[u64; WORDS], bits: usize, out: &mut Vec<u16>) {
-    crate::kernels::scalar::bitmap::to_array_counted_inline(w, bits, out)
+    use crate::kernels::scalar::bitmap::{to_array_counted_inline, FIRST_BITS};
+    to_array_counted_inline::<FIRST_BITS>(w, bits, out)
 }
 
 /// Appends the set bits to `out`.

@@ -171,7 +171,7 @@ pub fn to_array(words: &[u64; WORDS], out: &mut Vec<u16>) {
 }
 
 /// Values [`to_array_counted`] writes for every word, whatever it holds.
-const FIRST_BITS: usize = 4;
+pub const FIRST_BITS: usize = 4;
 
 /// [`to_array`] of a bitmap of `bits` set bits.
 ///
@@ -184,16 +184,21 @@ const FIRST_BITS: usize = 4;
 /// # Panics
 /// If `bits` is not the bitmap's popcount.
 pub fn to_array_counted(words: &[u64; WORDS], bits: usize, out: &mut Vec<u16>) {
-    to_array_counted_inline(words, bits, out)
+    to_array_counted_inline::<FIRST_BITS>(words, bits, out)
 }
 
-/// [`to_array_counted`], inlined into the x86 tiers' `target_feature`
-/// functions: with POPCNT and BMI1 each word's count is one instruction, where
-/// the baseline build counts with a dozen shifts and masks.
+/// [`to_array_counted`] writing `FIRST` values of every word without looking,
+/// inlined into the x86 tiers' `target_feature` functions: with POPCNT and
+/// BMI1 each word's count is one instruction, where the baseline build counts
+/// with a dozen shifts and masks.
 #[inline(always)]
-pub fn to_array_counted_inline(words: &[u64; WORDS], bits: usize, out: &mut Vec<u16>) {
+pub fn to_array_counted_inline<const FIRST: usize>(
+    words: &[u64; WORDS],
+    bits: usize,
+    out: &mut Vec<u16>,
+) {
     let start = out.len();
-    out.resize(start + bits + FIRST_BITS, 0);
+    out.resize(start + bits + FIRST, 0);
     let slots = &mut out[start..];
     let mut pos = 0;
     for (g, group) in words.chunks_exact(8).enumerate() {
@@ -206,11 +211,11 @@ pub fn to_array_counted_inline(words: &[u64; WORDS], bits: usize, out: &mut Vec<
             let base = ((g * 8 + i) << 6) as u16;
             let n = w.count_ones() as usize;
             let mut w = w;
-            for slot in &mut slots[pos..pos + FIRST_BITS] {
+            for slot in &mut slots[pos..pos + FIRST] {
                 *slot = base.wrapping_add(w.trailing_zeros() as u16);
                 w &= w.wrapping_sub(1);
             }
-            let mut k = pos + FIRST_BITS;
+            let mut k = pos + FIRST;
             while w != 0 {
                 slots[k] = base + w.trailing_zeros() as u16;
                 w &= w - 1;
