@@ -383,9 +383,11 @@ fn check_runs(a: &[(u16, u16)], b: &[(u16, u16)]) {
     assert_eq!(run::intersect_count(x, y) as usize, inter.len());
     assert_eq!(run::intersects(x, y), !inter.is_empty());
     assert_eq!(run::card(x) as usize, sa.len());
-    let mut words = [0u64; 1024];
-    run::set_into(x, &mut words);
-    assert_eq!(words_to_set(&words), sa);
+    for (tier, k) in tiers() {
+        let mut words = [0u64; 1024];
+        (k.run_set_into)(x, &mut words);
+        assert_eq!(words_to_set(&words), sa, "{tier} run_set_into");
+    }
     for probe in [0u16, 1, 65534, 65535]
         .into_iter()
         .chain(sb.iter().copied().take(50))
@@ -558,10 +560,20 @@ fn set_into_spread_and_packed_runs() {
     for r in &lists {
         let buf = Buf::runs(r);
         for bg in &backgrounds {
+            let want: BTreeSet<u16> = words_to_set(bg).union(&runs_to_set(r)).copied().collect();
+            for (tier, k) in tiers() {
+                let mut words: [u64; 1024] = bg.as_slice().try_into().unwrap();
+                (k.run_set_into)(buf.a4(), &mut words);
+                assert_eq!(
+                    words_to_set(&words),
+                    want,
+                    "{tier} {:?}",
+                    &r[..r.len().min(4)]
+                );
+            }
             let mut words: [u64; 1024] = bg.as_slice().try_into().unwrap();
             run::set_into(buf.a4(), &mut words);
-            let want: BTreeSet<u16> = words_to_set(bg).union(&runs_to_set(r)).copied().collect();
-            assert_eq!(words_to_set(&words), want, "{:?}", &r[..r.len().min(4)]);
+            assert_eq!(words_to_set(&words), want, "dispatched");
         }
     }
 }

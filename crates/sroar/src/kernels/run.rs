@@ -7,7 +7,7 @@
 //! of every stored run list, is dispatched.
 
 use super::scalar::array::gallop;
-use super::scalar::bitmap::{set_range, WORDS};
+use super::scalar::bitmap::WORDS;
 
 pub use super::scalar::run::bounds;
 use super::scalar::run::{array_driven, for_each_hit, gallop_runs, FEW_VALUES};
@@ -431,46 +431,14 @@ pub fn array_run_difference(array: &[[u8; 2]], runs: &[[u8; 4]], out: &mut Vec<u
     (kernels().array_run_difference)(array, runs, out)
 }
 
-/// Runs at least this many words apart on average are set without a branch per
-/// run by [`set_into`]: they seldom share a word.
-const WORDS_PER_RUN: usize = 4;
-
-/// Sets every run in `words`.
+/// Sets every run in `words` (the scalar loop, compiled with BMI2 on x86: its
+/// shifts by a register are one µop there, where `shl` by `cl` takes three).
 ///
-/// A few runs lie far apart and cross a word boundary now and then, at random:
-/// a branch on "one word or two" mispredicts on them (wikileaks-noquotes' union
-/// of 90 lists of 25 short runs per key spent 37% here). So a run within two words
-/// is two ORs whose masks are picked without a branch, and only a run over more
-/// than two words, rare and predictable, takes a loop. Many runs pack several to
-/// a word, where the two ORs would make each run wait on two stores to that word
-/// (census-income_srt's `or_many` took 1.1x as long): they take the branch,
-/// which mostly goes one way there.
+/// # Panics
+/// If a run passes 65535.
+#[inline]
 pub fn set_into(runs: &[[u8; 4]], words: &mut [u64; WORDS]) {
-    let (Some(head), Some(tail)) = (runs.first(), runs.last()) else {
-        return;
-    };
-    let span = ((bounds(*tail).1 >> 6) as usize).saturating_sub((bounds(*head).0 >> 6) as usize) + 1;
-    if runs.len() * WORDS_PER_RUN > span {
-        for r in runs {
-            let (s, e) = bounds(*r);
-            set_range(words, s, e);
-        }
-        return;
-    }
-    for r in runs {
-        let (s, e) = bounds(*r);
-        assert!(e < 65536, "run {s}..={e} passes 65535");
-        let (ws, we) = ((s >> 6) as usize, (e >> 6) as usize);
-        let first = !0u64 << (s & 63);
-        let last = !0u64 >> (63 - (e & 63));
-        // In one word both ORs set `first & last`.
-        let one = ws == we;
-        words[ws] |= first & if one { last } else { !0 };
-        words[we] |= last & if one { first } else { !0 };
-        if we > ws + 1 {
-            words[ws + 1..we].fill(!0);
-        }
-    }
+    (kernels().run_set_into)(runs, words)
 }
 
 /// Whether `low` is inside some run (binary search).

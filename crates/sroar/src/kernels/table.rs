@@ -105,6 +105,8 @@ pub type ArrayBitmapOpFn = fn(&[[u8; 2]], &[[u8; 8]], &mut Vec<u16>);
 pub type RunsIntoFn = fn(&[[u8; 2]], &mut [[u8; 4]]) -> usize;
 /// `fn(array, words)` that sets, clears or flips the array's values in `words`.
 pub type ArrayMarkFn = fn(&[[u8; 2]], &mut [u64; 1024]);
+/// `fn(runs, words)` that sets the runs in `words`.
+pub type RunMarkFn = fn(&[[u8; 4]], &mut [u64; 1024]);
 /// [`ArrayMarkFn`] on a serialized bitmap's bytes.
 pub type ArrayMarkBytesFn = fn(&[[u8; 2]], &mut [[u8; 8]; 1024]);
 /// `fn(words, base, out) -> (words consumed, values written)` of [`values::bits_into`](super::values::bits_into).
@@ -162,6 +164,8 @@ pub struct Kernels {
     pub run_array_count: RunArrayCountFn,
     /// [`run::array_run_difference`].
     pub array_run_difference: ArrayRunOpFn,
+    /// [`run::set_into`].
+    pub run_set_into: RunMarkFn,
     /// [`array_bitmap::intersect`].
     pub array_bitmap_intersect: ArrayBitmapOpFn,
     /// [`array_bitmap::difference`].
@@ -201,6 +205,7 @@ pub static SCALAR: Kernels = Kernels {
     run_array_intersect: scalar::run::array_intersect,
     run_array_count: scalar::run::array_count,
     array_run_difference: scalar::run::array_difference,
+    run_set_into: scalar::run::set_into,
     array_bitmap_intersect: scalar::array_bitmap::intersect,
     array_bitmap_difference: scalar::array_bitmap::difference,
     array_bitmap_set_into: scalar::array_bitmap::set_into,

@@ -40,6 +40,7 @@ static TABLE: Kernels = Kernels {
     run_array_intersect: run::run_array_intersect,
     run_array_count: run::run_array_count,
     array_run_difference: run::array_run_difference,
+    run_set_into: run::set_into,
     array_bitmap_intersect: array_bitmap::intersect,
     array_bitmap_difference: array_bitmap::difference,
     array_bitmap_set_into: array_bitmap::set_into,

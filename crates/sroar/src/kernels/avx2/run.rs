@@ -234,3 +234,16 @@ mod array_blocks {
 }
 
 pub(super) use array_blocks::{count as run_array_count, difference as array_run_difference, intersect as run_array_intersect};
+
+/// [`scalar::run::set_into`](crate::kernels::scalar::run::set_into) compiled
+/// with BMI2 (in-process A/B on a Xeon, `or_many`: census-income_srt 1.06x,
+/// wikileaks-noquotes 1.04x, weather_sept_85 1.02x).
+pub(super) fn set_into(runs: &[[u8; 4]], words: &mut [u64; 1024]) {
+    #[target_feature(enable = "bmi1,bmi2")]
+    fn inner(runs: &[[u8; 4]], words: &mut [u64; 1024]) {
+        crate::kernels::scalar::run::set_into(runs, words)
+    }
+    // SAFETY: only reachable through the AVX2 table, which the dispatcher
+    // hands out only after detecting the enabled features.
+    unsafe { inner(runs, words) }
+}
