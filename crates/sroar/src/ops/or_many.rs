@@ -310,7 +310,7 @@ fn or_into_bitmap(group: &[Member<'_>], words: &mut [u64; WORDS]) -> Option<u32>
                     added += m.card;
                 }
                 (2, Container::Array(a)) => {
-                    fetch_next(group, i);
+                    fetch_next_start(group, i);
                     array_bitmap::set_into(a.as_bytes().as_chunks::<2>().0, words);
                     added += m.card;
                 }
@@ -329,6 +329,25 @@ fn or_into_bitmap(group: &[Member<'_>], words: &mut [u64; WORDS]) -> Option<u32>
         card = bitmap::popcount(words);
     }
     Some(card)
+}
+
+/// Of the next member's array, at most this many bytes are hinted by
+/// [`fetch_next_start`]; past them the hardware prefetcher has found the
+/// array's stream. Hinting every line of sets already in cache held up the
+/// reads of the member at hand: census1881's union (2 MB of arrays of 1 to
+/// 8 kB) took 1.04x as long with every line hinted, where unions of 20 and 90
+/// large sets read from memory (arrays of 1.3 kB) did not change (in-process
+/// A/B on a Xeon, and the `many` bench's old and new forms alternated 4 times).
+const ARRAY_HINT_BYTES: usize = 1024;
+
+/// [`fetch_next`] of at most the first [`ARRAY_HINT_BYTES`] of the member after
+/// `group[i]`.
+#[inline(always)]
+fn fetch_next_start(group: &[Member<'_>], i: usize) {
+    if let Some(next) = group.get(i + 1) {
+        let bytes = next.c.as_bytes();
+        prefetch::read_soon(&bytes[..bytes.len().min(ARRAY_HINT_BYTES)]);
+    }
 }
 
 /// Hints that the member after `group[i]` is read soon (next, when both are of
