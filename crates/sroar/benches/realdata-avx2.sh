@@ -12,4 +12,4 @@ cd "$(dirname "$0")/../../.."
 export CARGO_TARGET_DIR="$PWD/target/avx2" SROAR_SIMD=avx2
 export CFLAGS="-DCROARING_COMPILER_SUPPORTS_AVX512=0" RUSTFLAGS="--cfg disable_dispatch_avx512"
 cargo bench -p sroar --bench realdata -- --warm-up-time 0.1 --measurement-time 0.5 --nresamples 1000 --noplot "$@"
-python3 crates/sroar/benches/summarize.py --target target/avx2 > benches/results/library-avx2.md
+python3 crates/sroar/benches/summarize.py --target "$CARGO_TARGET_DIR" > benches/results/library-avx2.md
